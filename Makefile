@@ -1,0 +1,107 @@
+# iOS Systems Workbook — the learner's and the maintainer's front door. `make help` lists it all.
+#
+# The interface below is a contract: later chapters add to it, nothing renames it.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.SUFFIXES:
+
+SWIFT ?= swift
+TOOL_SCRATCH := .build/tools
+WORKBOOK := $(TOOL_SCRATCH)/debug/workbook
+TOOL_SOURCES := $(wildcard Tools/workbook/Package.swift Tools/workbook/Sources/workbook/*.swift)
+# Every chapter folder, such as 01-data-store, and the module each one builds.
+CHAPTER_DIRS := $(sort $(patsubst Chapters/%/exercises.json,%,$(wildcard Chapters/*/exercises.json)))
+CHAPTER_NUMBERS := $(foreach d,$(CHAPTER_DIRS),$(patsubst 0%,%,$(firstword $(subst -, ,$(d)))))
+
+ANSWERS ?=
+REFERENCE ?=
+CHAPTER ?=
+GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE))
+LINT_PATHS := Package.swift answers Support Tests Tools
+
+.PHONY: help tool progress lint sanitize mutants test check-tooling clean
+
+help: ## list every command
+	@echo "iOS Systems Workbook"
+	@echo ""
+	@echo "Learn:"
+	@echo "  make chapter-N        build and grade your code for chapter N (N = $(CHAPTER_NUMBERS))"
+	@echo "  make chapter-N ANSWERS=1   grade the reference answers instead"
+	@echo "  make hint-N           the hint for the first exercise that does not pass yet"
+	@echo "  make watch-N          re-grade chapter N every time you save"
+	@echo "  make compare-N        diff your chapter N against the reference answer"
+	@echo "  make reset-N          put chapter N's starter back (your code is saved aside first)"
+	@echo "  make walkthrough-N    interview practice: one question at a time, Enter shows the answer"
+	@echo "  make progress         every chapter with a progress bar"
+	@echo ""
+	@echo "Maintain:"
+	@echo "  make test             the gate: answers pass (no warnings), every exercise fails on the starter, lint"
+	@echo "  make mutants [CHAPTER=N]  every classic mistake in Chapters/*/mutants is caught by a test"
+	@echo "  make sanitize         the answers' tests under the thread sanitizer"
+	@echo "  make lint             swift format lint on answers, tests and tooling"
+	@echo ""
+	@echo "Chapters:"
+	@for d in $(CHAPTER_DIRS); do echo "  $$d"; done
+
+tool: $(WORKBOOK)
+
+$(WORKBOOK): $(TOOL_SOURCES)
+	@$(SWIFT) build --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 | grep -v '^\[' || true
+	@test -x $@ && touch $@
+
+chapter-%: $(WORKBOOK)
+	@$(WORKBOOK) grade $* $(GRADE_FLAGS)
+
+hint-%: $(WORKBOOK)
+	@$(WORKBOOK) hint $*
+
+watch-%: $(WORKBOOK)
+	@$(WORKBOOK) watch $*
+
+walkthrough-%: $(WORKBOOK)
+	@$(WORKBOOK) walkthrough $*
+
+progress: $(WORKBOOK)
+	@$(WORKBOOK) progress
+
+# The module of chapter $* (the third column of `workbook chapters`).
+MODULE_OF = $(WORKBOOK) chapters | awk '$$1 == "$*" { print $$3 }'
+
+compare-%: $(WORKBOOK)
+	@module=$$($(MODULE_OF)); \
+	if [ -z "$$module" ]; then echo "there is no chapter $*"; exit 2; fi; \
+	echo "Your code (Sources/$$module) against the answer (answers/$$module):"; \
+	diff -ru --color=$(if $(NO_COLOR),never,auto) "Sources/$$module" "answers/$$module" && echo "identical"; true
+
+reset-%: $(WORKBOOK)
+	@module=$$($(MODULE_OF)); \
+	if [ -z "$$module" ]; then echo "there is no chapter $*"; exit 2; fi; \
+	Tools/reset-chapter.sh "$$module"
+
+lint: ## swift format lint
+	@$(SWIFT) format lint --strict --recursive --parallel $(LINT_PATHS)
+	@echo "lint: clean"
+
+sanitize: ## the answers' tests under the thread sanitizer
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) test --sanitize=thread --scratch-path .build/sanitize
+
+mutants: $(WORKBOOK)
+	@$(WORKBOOK) mutants $(CHAPTER)
+
+test: $(WORKBOOK) ## the maintainer gate
+	@echo "== answers: build with warnings as errors, then every test"
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 $(SWIFT) build --build-tests --scratch-path .build/answers
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 $(SWIFT) test --skip-build --scratch-path .build/answers
+	@echo "== starter: compiles, never crashes, and every exercise has a failing test"
+	@$(WORKBOOK) check-starter
+	@echo "== tooling"
+	@Tools/check-tooling.sh
+	@echo "== lint"
+	@$(MAKE) --no-print-directory lint
+
+check-tooling: $(WORKBOOK)
+	@Tools/check-tooling.sh
+
+clean:
+	rm -rf .build .mutant

@@ -1,0 +1,94 @@
+// swift-tools-version: 6.0
+//
+// iOS Systems Workbook — one library target per chapter, graded by one test target per chapter.
+//
+// The manifest reads a few environment variables that `make` sets, so that a learner's compile
+// error in one chapter never blocks another chapter, and one test suite grades both the learner's
+// code and the reference answers:
+//
+//   WORKBOOK_CHAPTERS  which chapters to declare: "1", "1,6", or "all" (the default, for an IDE)
+//   WORKBOOK_ANSWERS   chapters built from answers/<Module> instead of Sources/<Module>:
+//                      "all", or a list such as "3,4" (the capstone's REFERENCE switch)
+//   WORKBOOK_MUTANT    a chapter number: that chapter is read from .mutant/<Module>, a patched
+//                      copy of its answer that `make mutants` writes, graded by the same tests
+//   WORKBOOK_WERROR    "1": warnings are errors in the chapters and support code (the
+//                      maintainer gate; not in tests, where test macros expand with warnings)
+import Foundation
+import PackageDescription
+
+struct Chapter {
+  let number: Int
+  let module: String
+  /// Chapters this one composes. Only the capstone has any: chapters 1–5 stand alone.
+  let composes: [Int]
+}
+
+let allChapters = [
+  Chapter(number: 1, module: "DataStore", composes: []),
+  Chapter(number: 2, module: "Observers", composes: []),
+  Chapter(number: 3, module: "Networking", composes: []),
+  Chapter(number: 4, module: "ImageCache", composes: []),
+  Chapter(number: 5, module: "Downloads", composes: []),
+  Chapter(number: 6, module: "Feed", composes: [1, 3, 4, 5]),
+]
+
+let environment = ProcessInfo.processInfo.environment
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+
+func numbers(_ variable: String, default fallback: String) -> Set<Int> {
+  let text = environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? fallback
+  if text == "all" { return Set(allChapters.map(\.number)) }
+  return Set(text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+}
+
+func exists(_ relativePath: String) -> Bool {
+  FileManager.default.fileExists(atPath: packageRoot + "/" + relativePath)
+}
+
+let fromAnswers = numbers("WORKBOOK_ANSWERS", default: "")
+let mutantChapter = Int(environment["WORKBOOK_MUTANT"] ?? "")
+let werror = environment["WORKBOOK_WERROR"] == "1"
+
+/// The requested chapters plus the ones they compose, keeping only chapters that exist yet.
+var selected = numbers("WORKBOOK_CHAPTERS", default: "all")
+for chapter in allChapters where selected.contains(chapter.number) {
+  selected.formUnion(chapter.composes)
+}
+
+func sourcePath(_ chapter: Chapter) -> String {
+  if chapter.number == mutantChapter { return ".mutant/\(chapter.module)" }
+  return fromAnswers.contains(chapter.number) ? "answers/\(chapter.module)" : "Sources/\(chapter.module)"
+}
+
+let chapters = allChapters.filter { selected.contains($0.number) && exists(sourcePath($0)) }
+
+let swiftSettings: [SwiftSetting] = werror ? [.unsafeFlags(["-warnings-as-errors"])] : []
+
+var targets: [Target] = [
+  .target(name: "Workbook", path: "Support/Workbook", swiftSettings: swiftSettings),
+  .target(name: "WorkbookTesting", path: "Support/WorkbookTesting", swiftSettings: swiftSettings),
+]
+for chapter in chapters {
+  let composed = allChapters.filter { chapter.composes.contains($0.number) }.map(\.module)
+  targets.append(
+    .target(
+      name: chapter.module,
+      dependencies: ["Workbook"] + composed.map { Target.Dependency(stringLiteral: $0) },
+      path: sourcePath(chapter),
+      swiftSettings: swiftSettings))
+  if exists("Tests/\(chapter.module)Tests") {
+    targets.append(
+      .testTarget(
+        name: "\(chapter.module)Tests",
+        dependencies: [Target.Dependency(stringLiteral: chapter.module), "WorkbookTesting"],
+        path: "Tests/\(chapter.module)Tests"))
+  }
+}
+
+let package = Package(
+  name: "iOSSystemsWorkbook",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: chapters.map { .library(name: $0.module, targets: [$0.module]) },
+  targets: targets,
+  swiftLanguageModes: [.v6]
+)

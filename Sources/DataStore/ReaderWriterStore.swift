@@ -1,0 +1,55 @@
+// Exercise 4 — Readers in parallel, writers alone (intermediate)
+//
+// Before actors, the usual thread-safe store was a concurrent `DispatchQueue`: reads run with
+// `sync`, side by side; writes run with the `.barrier` flag, which waits for the reads already
+// running and holds back the ones queued after it. Write it, and see what each flag buys.
+import Dispatch
+import Workbook
+
+/// A thread-safe store whose readers run in parallel and whose writers run alone.
+///
+/// Reads are synchronous and concurrent; writes are asynchronous barriers, so a writer never
+/// waits for its own write to finish, yet any later read from the same caller sees it (the
+/// queue runs the barrier before the read that was queued after it).
+public final class ReaderWriterStore<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+  // @unchecked: `storage` is only touched on `queue`, reads with sync and writes with barriers.
+  private var storage: [Key: Value]
+  private let queue: DispatchQueue
+
+  public init(_ initial: [Key: Value] = [:], label: String = "ReaderWriterStore") {
+    storage = initial
+    queue = DispatchQueue(label: label, attributes: .concurrent)
+  }
+
+  /// Runs `body` with the current contents, in parallel with other readers.
+  ///
+  /// This is the primitive every read is made of; tests use it to prove that reads overlap.
+  public func read<Result>(_ body: ([Key: Value]) throws -> Result) rethrows -> Result {
+    try body([:])
+  }
+
+  /// The value stored for `key`, or nil.
+  public func get(_ key: Key) -> Value? {
+    nil
+  }
+
+  /// A consistent copy of everything.
+  public func snapshot() -> [Key: Value] {
+    [:]
+  }
+
+  /// Stores `value` for `key`; returns at once, the write runs as a barrier.
+  public func set(_ value: Value, for key: Key) {
+
+  }
+
+  /// Removes the value for `key`; returns at once, the write runs as a barrier.
+  public func remove(_ key: Key) {
+
+  }
+
+  /// Replaces the value for `key` with `transform(current)` in one barrier (nil removes it).
+  public func update(_ key: Key, _ transform: @escaping @Sendable (Value?) -> Value?) {
+
+  }
+}

@@ -1,0 +1,103 @@
+import Synchronization
+
+/// A `Clock` whose time moves only when a test calls `advance(by:)`.
+///
+/// Sleepers are kept in a list ordered by deadline and resumed, in deadline order, when the clock
+/// passes their deadline, so a test drives a backoff, a TTL or a timeout in microseconds of real
+/// time. A cancelled sleeper is resumed at once with `CancellationError`, like `Task.sleep`.
+///
+/// `sleepers` tells a test how many tasks are waiting, so it can wait for the code under test to
+/// reach its `sleep` before it moves time (see `waitForSleepers(_:)`).
+public final class ManualClock: Clock, Sendable {
+  public struct Instant: InstantProtocol {
+    public var offset: Duration
+
+    public init(offset: Duration = .zero) { self.offset = offset }
+
+    public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    public func duration(to other: Instant) -> Duration { other.offset - offset }
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  private struct Sleeper {
+    let id: UInt64
+    let deadline: Instant
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var now = Instant()
+    var nextID: UInt64 = 0
+    var sleepers: [Sleeper] = []
+    /// Every deadline anyone has slept until, in the order the sleeps began.
+    var history: [Duration] = []
+  }
+
+  private let state = Mutex(State())
+
+  public init() {}
+
+  public var now: Instant { state.withLock { $0.now } }
+  public var minimumResolution: Duration { .zero }
+
+  /// How many tasks are sleeping on this clock right now.
+  public var sleepers: Int { state.withLock { $0.sleepers.count } }
+
+  /// The durations every `sleep` asked for, in order: lets a test check a backoff schedule.
+  public var sleepHistory: [Duration] { state.withLock { $0.history } }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    let id = state.withLock { state -> UInt64 in
+      state.nextID += 1
+      return state.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let resumeNow: Result<Void, any Error>? = state.withLock { state in
+          state.history.append(state.now.duration(to: deadline))
+          if Task.isCancelled { return .failure(CancellationError()) }
+          if deadline <= state.now { return .success(()) }
+          state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+          return nil
+        }
+        if let resumeNow { continuation.resume(with: resumeNow) }
+      }
+    } onCancel: {
+      let cancelled = state.withLock { state -> Sleeper? in
+        guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.sleepers.remove(at: index)
+      }
+      cancelled?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves time forward and wakes, in deadline order, everyone whose deadline has passed.
+  public func advance(by duration: Duration) {
+    let due = state.withLock { state -> [Sleeper] in
+      state.now = state.now.advanced(by: duration)
+      let now = state.now
+      let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+      state.sleepers.removeAll { $0.deadline <= now }
+      return due
+    }
+    for sleeper in due { sleeper.continuation.resume() }
+  }
+
+  /// Suspends the caller until at least `count` tasks sleep on this clock.
+  ///
+  /// The code under test runs on other threads, so a test that is about to move time first waits
+  /// for it to reach its `sleep`. This waits for that point in the code, never for the clock:
+  /// it yields, then naps a millisecond at a time, and gives up after about five seconds.
+  @discardableResult
+  public func waitForSleepers(_ count: Int = 1) async -> Bool {
+    for attempt in 0..<6_000 {
+      if sleepers >= count { return true }
+      if attempt < 1_000 {
+        await Task.yield()
+      } else {
+        try? await Task.sleep(nanoseconds: 1_000_000)
+      }
+    }
+    return sleepers >= count
+  }
+}

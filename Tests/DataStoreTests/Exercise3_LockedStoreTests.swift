@@ -1,0 +1,84 @@
+import Dispatch
+import Testing
+import WorkbookTesting
+
+@testable import DataStore
+
+@Suite("Exercise 3 — A lock-based store with transactions")
+struct Exercise3_LockedStoreTests {
+  struct Insufficient: Error {}
+
+  @Test func basicOperations() {
+    let store = LockedStore<String, Int>()
+    store.set(1, for: "a")
+    store.set(2, for: "b")
+    #expect(store.get("a") == 1, "get should return what set stored")
+    #expect(store.count == 2, "two keys were set: count should be 2")
+    #expect(store.remove("a") == 1, "remove should return the removed value")
+    #expect(store.get("a") == nil, "after remove, get should return nil")
+    #expect(store.snapshot() == ["b": 2], "snapshot should hold exactly the remaining values")
+  }
+
+  @Test func transactionChangesSeveralKeysAndReturnsItsResult() {
+    let store = LockedStore(["alice": 100, "bob": 0])
+    let moved = store.transaction { accounts -> Int in
+      accounts["alice", default: 0] -= 30
+      accounts["bob", default: 0] += 30
+      return 30
+    }
+    #expect(moved == 30, "transaction should return what its body returns")
+    #expect(store.snapshot() == ["alice": 70, "bob": 30], "both changes of the transaction should be stored")
+  }
+
+  @Test func aThrowingTransactionChangesNothing() {
+    let store = LockedStore(["alice": 10, "bob": 0])
+    #expect(throws: Insufficient.self, "the body's error should reach the caller") {
+      try store.transaction { accounts in
+        accounts["bob", default: 0] += 50
+        if accounts["alice", default: 0] < 50 { throw Insufficient() }
+        accounts["alice", default: 0] -= 50
+      }
+    }
+    #expect(
+      store.snapshot() == ["alice": 10, "bob": 0],
+      "the body threw after crediting bob: a transaction is all or nothing, so bob must still have 0")
+  }
+
+  @Test("concurrent transfers keep the total", .timeLimit(.minutes(1)))
+  func concurrentTransfersKeepTheTotal() async {
+    let store = LockedStore(Dictionary(uniqueKeysWithValues: (0..<10).map { ($0, 1_000) }))
+    DispatchQueue.concurrentPerform(iterations: 2_000) { index in
+      let from = index % 10
+      let to = (index * 7 + 3) % 10
+      store.transaction { accounts in
+        accounts[from, default: 0] -= 1
+        accounts[to, default: 0] += 1
+      }
+    }
+    let total = store.snapshot().values.reduce(0, +)
+    #expect(total == 10_000, "2,000 transfers moved money between accounts, so the total must stay 10,000, not \(total)")
+  }
+
+  @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
+  func modelBased(seed: UInt64) {
+    let store = LockedStore<Int, Int>()
+    var model: [Int: Int] = [:]
+    for (step, operation) in StoreOperation.sequence(seed: seed, count: 400, includeBulk: false).enumerated() {
+      switch operation {
+      case .set(let key, let value):
+        store.set(value, for: key)
+        model[key] = value
+      case .remove(let key):
+        #expect(store.remove(key) == model.removeValue(forKey: key), "seed \(seed), step \(step): \(operation)")
+      case .get(let key):
+        #expect(store.get(key) == model[key], "seed \(seed), step \(step): \(operation) disagrees with a Dictionary")
+      case .removeAll, .replaceAll:
+        break
+      }
+      if store.count != model.count {
+        Issue.record("seed \(seed), step \(step): after \(operation) count is \(store.count), a Dictionary has \(model.count)")
+        return
+      }
+    }
+  }
+}

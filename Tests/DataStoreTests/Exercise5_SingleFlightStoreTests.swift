@@ -1,0 +1,113 @@
+import Testing
+import WorkbookTesting
+
+@testable import DataStore
+
+@Suite("Exercise 5 — Reentrancy: create each value once", .timeLimit(.minutes(1)))
+struct Exercise5_SingleFlightStoreTests {
+  struct Offline: Error {}
+
+  /// Starts `callers` tasks that all ask for "avatar" while the factory sleeps on `clock`, and
+  /// returns once they have all been started and the factory is asleep.
+  func crowd(
+    _ store: SingleFlightStore<String, Int>, callers: Int, clock: ManualClock,
+    factory: @escaping @Sendable () async throws -> Int
+  ) async -> [Task<Int, any Error>] {
+    let started = Counter()
+    let tasks = (0..<callers).map { _ in
+      Task {
+        started.increment()
+        return try await store.value(for: "avatar", orCreate: factory)
+      }
+    }
+    await clock.waitForSleepers(1)
+    while started.value < callers { await Task.yield() }
+    // Let every caller reach the actor before the factory finishes.
+    for _ in 0..<500 { await Task.yield() }
+    return tasks
+  }
+
+  @Test("100 callers at once run the factory once and all get its value")
+  func createsOnce() async throws {
+    let clock = ManualClock()
+    let calls = Counter()
+    let store = SingleFlightStore<String, Int>()
+    let tasks = await crowd(store, callers: 100, clock: clock) {
+      calls.increment()
+      try await clock.sleep(for: .seconds(1))
+      return 7
+    }
+    clock.advance(by: .seconds(1))
+    for task in tasks {
+      let value = try await task.value
+      #expect(value == 7, "every caller should get the value the one factory call made")
+    }
+    let count = calls.value
+    #expect(
+      count == 1,
+      "the factory ran \(count) times for one key: at the `await`, other callers entered the actor and saw the key missing. Store the task in flight before awaiting it"
+    )
+    #expect(await store.cachedValue(for: "avatar") == 7, "the created value should be kept")
+  }
+
+  @Test func aStoredValueIsReturnedWithoutCallingTheFactory() async throws {
+    let store = SingleFlightStore<String, Int>()
+    _ = try await store.value(for: "k") { 1 }
+    let again = try await store.value(for: "k") {
+      Issue.record("the factory ran although the value was already stored")
+      return 2
+    }
+    #expect(again == 1, "the second call should return the stored value")
+  }
+
+  @Test("a failure reaches every waiter, and the next call tries again")
+  func failureReachesEveryWaiterAndIsRetried() async throws {
+    let clock = ManualClock()
+    let calls = Counter()
+    let store = SingleFlightStore<String, Int>()
+    let tasks = await crowd(store, callers: 20, clock: clock) {
+      calls.increment()
+      try await clock.sleep(for: .seconds(1))
+      throw Offline()
+    }
+    clock.advance(by: .seconds(1))
+    for task in tasks {
+      await #expect(throws: Offline.self, "every waiter should get the factory's error") {
+        try await task.value
+      }
+    }
+    #expect(calls.value == 1, "20 waiters should share one failing factory call")
+    #expect(await store.cachedValue(for: "avatar") == nil, "a failure must not be stored as a value")
+    let retried = try await store.value(for: "avatar") {
+      calls.increment()
+      return 9
+    }
+    #expect(retried == 9, "after a failure the next call should run the factory again, not replay the error")
+    #expect(calls.value == 2, "the retry should have called the factory a second time")
+  }
+
+  @Test func aSlowKeyDoesNotBlockAnotherKey() async throws {
+    let clock = ManualClock()
+    let store = SingleFlightStore<String, Int>()
+    let slow = Task {
+      try await store.value(for: "slow") {
+        try await clock.sleep(for: .seconds(10))
+        return 1
+      }
+    }
+    await clock.waitForSleepers(1)
+    let fast = try await store.value(for: "fast") { 2 }
+    #expect(fast == 2, "a key whose factory is still running must not hold up other keys")
+    clock.advance(by: .seconds(10))
+    #expect(try await slow.value == 1)
+  }
+
+  @Test func removeForgetsTheValue() async throws {
+    let store = SingleFlightStore<String, Int>()
+    _ = try await store.value(for: "k") { 1 }
+    await store.remove("k")
+    #expect(await store.cachedValue(for: "k") == nil, "remove should forget the value")
+    let fresh = try await store.value(for: "k") { 2 }
+    #expect(fresh == 2, "after remove, the next call should create the value again")
+  }
+}

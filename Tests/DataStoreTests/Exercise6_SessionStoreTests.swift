@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import DataStore
+
+@Suite("Exercise 6 — A typed, persistent session store")
+struct Exercise6_SessionStoreTests {
+  @Test func aMissingFileMeansSignedOut() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let store = SessionStore(fileURL: directory.file("session.json"))
+      try await store.load()
+      #expect(await store.snapshot() == .empty, "with no file, load() should leave an empty session and not throw")
+    }
+  }
+
+  @Test func loginSurvivesARelaunch() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let store = SessionStore(fileURL: file)
+      try await store.login(userID: "u-1", accessToken: "access-1", refreshToken: "refresh-1")
+      try await store.setPreference("dark", for: "theme")
+      let relaunched = SessionStore(fileURL: file)
+      try await relaunched.load()
+      let session = await relaunched.snapshot()
+      #expect(
+        session == Session(userID: "u-1", accessToken: "access-1", refreshToken: "refresh-1", preferences: ["theme": "dark"]),
+        "a new store reading the same file should see the saved session, got \(session)")
+      #expect(session.isLoggedIn)
+    }
+  }
+
+  @Test func updateTokensNeedsASignedInUser() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let store = SessionStore(fileURL: directory.file("session.json"))
+      await #expect(throws: SessionStoreError.notLoggedIn, "updating tokens while signed out should throw .notLoggedIn") {
+        try await store.updateTokens(accessToken: "a", refreshToken: "r")
+      }
+      try await store.login(userID: "u", accessToken: "a1", refreshToken: "r1")
+      try await store.updateTokens(accessToken: "a2", refreshToken: "r2")
+      let session = await store.snapshot()
+      #expect(session.accessToken == "a2" && session.refreshToken == "r2", "updateTokens should replace both tokens")
+    }
+  }
+
+  @Test func logoutErasesEverySecretButKeepsPreferences() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let store = SessionStore(fileURL: file)
+      try await store.login(userID: "user-4711", accessToken: "SECRET-ACCESS", refreshToken: "SECRET-REFRESH")
+      try await store.setPreference("dark", for: "theme")
+      try await store.logout()
+      let session = await store.snapshot()
+      #expect(
+        session.userID == nil && session.accessToken == nil && session.refreshToken == nil, "logout should clear the user ID and both tokens, got \(session)")
+      #expect(session.preferences == ["theme": "dark"], "logout should keep non-secret preferences")
+      let onDisk = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+      for secret in ["user-4711", "SECRET-ACCESS", "SECRET-REFRESH"] {
+        #expect(!onDisk.contains(secret), "after logout the file still contains \(secret): a secret left on disk outlives the session")
+      }
+    }
+  }
+
+  @Test(arguments: [
+    Data(#"{"userID":"u-1","accessTok"#.utf8),  // truncated by a crash mid-write
+    Data([0xFF, 0x00, 0x13, 0x37]),  // not text at all
+    Data(#"{"userID": 42}"#.utf8),  // valid JSON, wrong shape
+  ])
+  func aCorruptFileIsKeptAsideAndTheSessionStartsEmpty(bytes: Data) async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      try bytes.write(to: file)
+      let store = SessionStore(fileURL: file)
+      do {
+        try await store.load()
+        Issue.record("load() of a corrupt file should throw SessionStoreError.corruptFile")
+      } catch SessionStoreError.corruptFile(let kept) {
+        #expect(try Data(contentsOf: kept) == bytes, "the unreadable bytes should be kept, unchanged, at the URL the error names")
+        #expect(kept.deletingLastPathComponent().standardizedFileURL == directory.url.standardizedFileURL, "keep the bad file next to the original")
+      } catch {
+        Issue.record("load() threw \(error); expected SessionStoreError.corruptFile")
+      }
+      #expect(await store.snapshot() == .empty, "after a corrupt file the session should be empty")
+      try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+      let relaunched = SessionStore(fileURL: file)
+      try await relaunched.load()
+      #expect(await relaunched.snapshot().userID == "u", "after recovering, new writes should be saved normally")
+    }
+  }
+
+  @Test func aFailedWriteChangesNothing() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let store = SessionStore(fileURL: directory.file("no-such-folder/session.json"))
+      do {
+        try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+        Issue.record("writing into a missing folder should throw .writeFailed")
+      } catch SessionStoreError.writeFailed {
+        // Expected: the folder does not exist.
+      } catch {
+        Issue.record("expected SessionStoreError.writeFailed, got \(error)")
+      }
+      #expect(await store.snapshot() == .empty, "when the write fails, memory must not claim a login that disk does not have")
+    }
+  }
+
+  @Test func writesLeaveOnlyTheSessionFile() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let store = SessionStore(fileURL: directory.file("session.json"))
+      try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for index in 0..<50 {
+          group.addTask { try await store.setPreference("\(index)", for: "key\(index)") }
+        }
+        try await group.waitForAll()
+      }
+      #expect(directory.contents() == ["session.json"], "writes should leave no temporary or partial files behind, found \(directory.contents())")
+      let relaunched = SessionStore(fileURL: directory.file("session.json"))
+      try await relaunched.load()
+      #expect(await relaunched.snapshot().preferences.count == 50, "50 concurrent preference writes should all be saved")
+    }
+  }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Checks the workbook's own machinery on a throwaway copy of the tree:
+#   1. a compile error in one chapter's starter does not stop another chapter from being graded;
+#   2. `make reset-N` restores the starter after the learner has committed their own work;
+#   3. every chapter's walkthrough prints every question without a terminal;
+#   4. every mutant file parses and applies to its answer.
+set -euo pipefail
+root="$(pwd)"
+tool="$root/.build/tools/debug/workbook"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "check-tooling: $*" >&2; exit 1; }
+
+# A copy of the tree as it is now (tracked and untracked, not ignored), as an upstream repository,
+# and a learner's clone of it.
+mkdir -p "$work/upstream"
+git ls-files -co --exclude-standard -z | xargs -0 tar -cf - | tar -xf - -C "$work/upstream"
+(cd "$work/upstream" && git init -q && git add -A && git -c user.name=w -c user.email=w@example.invalid commit -qm upstream)
+git clone -q "$work/upstream" "$work/learner"
+cd "$work/learner"
+export NO_COLOR=1
+
+# 1. Isolation. Break chapter 1's starter, grade chapter 2. While chapter 2 does not exist yet,
+#    a throwaway one (module Observers, one failing test) stands in for it.
+if [ ! -f Chapters/02-*/exercises.json ] 2>/dev/null || ! ls Chapters/02-*/exercises.json >/dev/null 2>&1; then
+  mkdir -p Chapters/02-throwaway Sources/Observers Tests/ObserversTests
+  echo '{"chapter":2,"title":"Throwaway","module":"Observers","level":"beginner","exercises":[{"number":1,"title":"Answer","file":"Answer.swift"}]}' \
+    >Chapters/02-throwaway/exercises.json
+  echo 'public func answer() -> Int { 0 }' >Sources/Observers/Answer.swift
+  printf 'import Testing\n@testable import Observers\nstruct Exercise1_AnswerTests {\n  @Test func answerIs42() { #expect(answer() == 42, "the answer is 42") }\n}\n' \
+    >Tests/ObserversTests/Exercise1_AnswerTests.swift
+fi
+echo 'this line is not Swift' >>Sources/DataStore/DataStore.swift
+set +e
+"$tool" grade 1 >"$work/grade1.txt" 2>&1
+status1=$?
+"$tool" grade 2 >"$work/grade2.txt" 2>&1
+status2=$?
+set -e
+[ "$status1" -eq 1 ] || fail "grading a chapter that does not compile should exit 1, got $status1"
+grep -q "does not compile" "$work/grade1.txt" || fail "a compile error in chapter 1 was not reported: $(cat "$work/grade1.txt")"
+[ "$status2" -le 1 ] || fail "grading chapter 2 failed with $status2"
+if grep -q "does not compile" "$work/grade2.txt"; then
+  fail "chapter 1's compile error blocked chapter 2: $(cat "$work/grade2.txt")"
+fi
+grep -q "exercises" "$work/grade2.txt" || fail "chapter 2 was not graded: $(cat "$work/grade2.txt")"
+echo "✔ a compile error in chapter 1 does not block chapter 2"
+git checkout -q -- Sources/DataStore
+
+# 2. Reset after a commit.
+first_file="$(git ls-files Sources/DataStore | head -n 1)"
+echo '// my own work' >>"$first_file"
+echo 'extra' >Sources/DataStore/Extra.swift
+git add -A Sources/DataStore && git -c user.name=l -c user.email=l@example.invalid commit -qm "my work"
+make -s reset-1 WORKBOOK="$tool" >/dev/null
+git diff --quiet origin/HEAD -- Sources/DataStore || fail "reset-1 did not restore the starter"
+[ ! -e Sources/DataStore/Extra.swift ] || fail "reset-1 left a file the starter does not have"
+ls .workbook/backup/DataStore-*/Extra.swift >/dev/null 2>&1 || fail "reset-1 did not save the learner's files"
+echo "✔ reset-1 restores the starter after a commit and keeps a backup"
+cd "$root"
+
+# 3. Walkthroughs without a terminal.
+while read -r number folder _; do
+  interview="$folder/interview.md"
+  [ -f "$interview" ] || fail "$interview is missing"
+  expected=$(awk '/^```/ { fence = !fence } !fence && /^## / { n++ } END { print n + 0 }' "$interview")
+  printed=$("$tool" walkthrough "$number" </dev/null | grep -c '^Question ') || true
+  [ "$expected" -gt 0 ] && [ "$printed" -eq "$expected" ] ||
+    fail "walkthrough-$number printed $printed of $expected questions"
+done < <("$tool" chapters)
+echo "✔ every walkthrough prints all of its questions"
+
+# 4. Mutants parse and apply.
+"$tool" mutants --check || fail "a mutant file does not apply"

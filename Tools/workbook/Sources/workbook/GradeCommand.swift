@@ -1,0 +1,203 @@
+import Foundation
+
+/// `make chapter-N`: grade one chapter and tell the learner where they stand and what is next.
+enum GradeCommand {
+  static func run(_ chapter: Chapter, _ variant: Variant, composed: [Chapter]) throws -> Bool {
+    let label = variant.label(for: [chapter])
+    let source = label == "starter" ? chapter.starterPath : "\(chapter.answerPath) (reference answer)"
+    print(Style.bold("Chapter \(chapter.number) — \(chapter.title)") + Style.dim("  [\(source)]"))
+    if !composed.isEmpty {
+      let parts = composed.map { other in
+        "\(other.number) \(other.module): " + (variant.answers.contains(other.number) ? "reference answer" : "your code")
+      }
+      print(Style.dim("  composes " + parts.joined(separator: ", ")))
+    }
+    guard let result = try Grader.grade([chapter], variant).first else { return false }
+    if label == "starter" { saveSummary(result, chapter) }
+    printTable(result, chapter)
+    if result.allSolved {
+      print(Style.green("\nAll \(chapter.exercises.count) exercises pass.") + " Next: `make walkthrough-\(chapter.number)` for the interview questions.")
+      return true
+    }
+    printNextStep(result, chapter, showHint: label == "starter")
+    return false
+  }
+
+  static func printTable(_ result: ChapterResult, _ chapter: Chapter) {
+    if let crash = result.crash {
+      print(Style.red("\n\(Style.fail) \(crash)"))
+      print(Style.dim("  Each exercise was then graded on its own:"))
+    }
+    print("")
+    for exercise in result.exercises {
+      let mark: String
+      let note: String
+      if !result.compiled {
+        mark = Style.dim(Style.todo)
+        note = "not graded (does not compile)"
+      } else if exercise.total == 0 {
+        mark = Style.red(Style.fail)
+        note = "no tests ran"
+      } else if exercise.solved {
+        mark = Style.green(Style.pass)
+        note = "\(exercise.passed)/\(exercise.total) tests"
+      } else if exercise.notStarted {
+        mark = Style.yellow(Style.todo)
+        note = "\(exercise.passed)/\(exercise.total) tests · not started"
+      } else {
+        mark = Style.red(Style.fail)
+        note = "\(exercise.passed)/\(exercise.total) tests"
+      }
+      print("  \(mark) \(exercise.number)  \(padded(exercise.title, 44)) \(note)")
+    }
+    print("\n  " + progressBar(done: result.solvedCount, total: result.exercises.count) + " \(result.solvedCount)/\(result.exercises.count) exercises")
+  }
+
+  static func printNextStep(_ result: ChapterResult, _ chapter: Chapter, showHint: Bool) {
+    guard result.compiled else {
+      print("\nFix the compile errors above, then run `make chapter-\(chapter.number)` again.")
+      return
+    }
+    guard let next = result.exercises.first(where: { !$0.solved }) else { return }
+    let file = chapter.exercises.first { $0.number == next.number }?.file ?? ""
+    print("\nNext: exercise \(next.number), \(next.title)  (\(chapter.starterPath)/\(file))")
+    let order = declarationOrder(chapter)
+    let failures = next.failures.sorted { (order[$0.name] ?? .max) < (order[$1.name] ?? .max) }
+    if let failure = failures.first {
+      print(Style.bold("  First failure") + " in \(failure.name):")
+      for line in (failure.failure ?? "").components(separatedBy: "\n").prefix(6) {
+        print(explain(line))
+      }
+    }
+    if showHint, let hint = try? HintCommand.hint(for: next.number, chapter) {
+      print(Style.bold("  Hint") + Style.dim(" (more with `make hint-\(chapter.number)`)") + ":")
+      print(indent(firstParagraph(hint), "    "))
+    }
+  }
+}
+
+/// Where each test function is declared in the chapter's tests, so the first failure shown is
+/// the first failing test in reading order (the simplest one), not the one that finished first.
+func declarationOrder(_ chapter: Chapter) -> [String: Int] {
+  let folder = "Tests/\(chapter.module)Tests"
+  var order: [String: Int] = [:]
+  let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+  for file in files {
+    guard let text = try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8) else { continue }
+    for line in text.components(separatedBy: "\n") {
+      guard let range = line.range(of: "func ") else { continue }
+      let name = line[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+      let signature = line[range.upperBound...].prefix { $0 != ")" }
+      let labels = signature.drop { $0 != "(" }.dropFirst().split(separator: ",").map {
+        String($0.trimmingCharacters(in: .whitespaces).prefix { $0 != ":" && $0 != " " }) + ":"
+      }
+      let key = "\(name)(\(labels.joined()))"
+      if order[key] == nil { order[key] = order.count }
+    }
+  }
+  return order
+}
+
+/// Shows a failure the way a learner reads it: what was expected and why first, then the
+/// expression that failed.
+func explain(_ line: String) -> String {
+  var text = line
+  for prefix in ["Issue recorded (error): ", "Caught error: "] where text.hasPrefix(prefix) {
+    text.removeFirst(prefix.count)
+  }
+  if let range = text.range(of: " (error): ") {
+    let expression = text[..<range.lowerBound]
+    let comment = text[range.upperBound...]
+    return "    " + comment + "\n" + Style.dim("      " + expression)
+  }
+  return "    " + text.replacingOccurrences(of: " (error)", with: "")
+}
+
+/// `make test`: the untouched starter compiles, does not crash, and leaves every exercise with at
+/// least one failing test, so no exercise is solved before the learner has written anything.
+enum StarterCheck {
+  static func run(_ chapters: [Chapter]) throws -> Bool {
+    let results = try Grader.grade(chapters, Variant())
+    var ok = true
+    for (chapter, result) in zip(chapters, results) {
+      var problems: [String] = []
+      if !result.compiled { problems.append("does not compile") }
+      if let crash = result.crash { problems.append(crash) }
+      for exercise in result.exercises where result.compiled {
+        if exercise.total == 0 { problems.append("exercise \(exercise.number) has no tests") }
+        if exercise.solved { problems.append("exercise \(exercise.number) already passes on the starter") }
+      }
+      let mark = problems.isEmpty ? Style.green(Style.pass) : Style.red(Style.fail)
+      let summary = result.exercises.map { "\($0.number): \($0.failures.count)/\($0.total) failing" }
+      print("\(mark) starter of chapter \(chapter.number) (\(chapter.module)) — " + summary.joined(separator: ", "))
+      for problem in problems { print("    " + problem) }
+      ok = ok && problems.isEmpty
+    }
+    return ok
+  }
+}
+
+/// `make hint-N`: the hint for the first exercise that does not pass yet.
+enum HintCommand {
+  static func hint(for number: Int, _ chapter: Chapter) throws -> String {
+    let sections = try markdownSections(chapter.hintsPath)
+    guard let section = sections.first(where: { Int($0.heading.prefix { $0.isNumber }) == number }) else {
+      throw Failure("\(chapter.hintsPath) has no hint for exercise \(number)")
+    }
+    return section.body
+  }
+
+  static func run(_ chapter: Chapter) throws {
+    guard let result = try Grader.grade([chapter], Variant()).first else { return }
+    saveSummary(result, chapter)
+    guard result.compiled else {
+      print("The hint comes once the chapter compiles; `make chapter-\(chapter.number)` shows the errors.")
+      return
+    }
+    guard let next = result.exercises.first(where: { !$0.solved }) else {
+      print("Every exercise of chapter \(chapter.number) passes: no hint needed.")
+      return
+    }
+    print(Style.bold("Hint for exercise \(next.number), \(next.title):") + "\n")
+    print(try hint(for: next.number, chapter))
+  }
+}
+
+/// `make progress`: every chapter, from the last time it was graded.
+enum ProgressCommand {
+  static func run(_ chapters: [Chapter]) {
+    print(Style.bold("Your progress") + Style.dim(" (from the last `make chapter-N` of each chapter)") + "\n")
+    for chapter in chapters {
+      let title = padded("\(chapter.number)  \(chapter.title)", 40)
+      guard let result = loadSummary(chapter, "starter") else {
+        print("  \(title) \(progressBar(done: 0, total: 1)) not graded yet: make chapter-\(chapter.number)")
+        continue
+      }
+      let done = result.compiled ? result.solvedCount : 0
+      let stale = isStale(chapter, since: result.date) ? Style.dim("  (edited since; re-grade)") : ""
+      print("  \(title) \(progressBar(done: done, total: result.exercises.count)) \(done)/\(result.exercises.count)\(stale)")
+    }
+  }
+
+  static func isStale(_ chapter: Chapter, since date: Date) -> Bool {
+    latestModification(chapter.starterPath) > date
+  }
+}
+
+func latestModification(_ folder: String) -> Date {
+  let manager = FileManager.default
+  var latest = Date.distantPast
+  for file in (try? manager.subpathsOfDirectory(atPath: folder)) ?? [] {
+    let attributes = try? manager.attributesOfItem(atPath: "\(folder)/\(file)")
+    if let date = attributes?[.modificationDate] as? Date, date > latest { latest = date }
+  }
+  return latest
+}
+
+func firstParagraph(_ text: String) -> String {
+  text.components(separatedBy: "\n\n").first ?? text
+}
+
+func indent(_ text: String, _ prefix: String) -> String {
+  text.components(separatedBy: "\n").map { prefix + $0 }.joined(separator: "\n")
+}

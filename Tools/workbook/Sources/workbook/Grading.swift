@@ -1,0 +1,187 @@
+import Foundation
+
+/// Which code a grading run compiles for the selected chapters.
+struct Variant {
+  /// Chapters built from `answers/` (all of them with `make chapter-N ANSWERS=1`; the capstone's
+  /// `REFERENCE=3,4` names a few).
+  var answers: Set<Int> = []
+  /// The chapter read from `.mutant/` (`make mutants`).
+  var mutant: Int?
+
+  func label(for chapters: [Chapter]) -> String {
+    let numbers = chapters.map(\.number)
+    if let mutant { return "mutant-\(mutant)" }
+    if numbers.allSatisfy(answers.contains) { return "answers" }
+    if answers.isEmpty { return "starter" }
+    return "reference-" + answers.sorted().map(String.init).joined(separator: "-")
+  }
+
+  func environment(for chapters: [Chapter]) -> [String: String] {
+    var environment = [
+      "WORKBOOK_CHAPTERS": chapters.map { String($0.number) }.joined(separator: ","),
+      "WORKBOOK_ANSWERS": answers.sorted().map(String.init).joined(separator: ","),
+    ]
+    if let mutant { environment["WORKBOOK_MUTANT"] = String(mutant) }
+    return environment
+  }
+}
+
+/// How one exercise fared.
+struct ExerciseResult: Codable {
+  let number: Int
+  let title: String
+  var passed = 0
+  var failures: [TestCase] = []
+
+  var total: Int { passed + failures.count }
+  var solved: Bool { total > 0 && failures.isEmpty }
+  var notStarted: Bool {
+    !failures.isEmpty && failures.allSatisfy { ($0.failure ?? "").contains("not implemented yet") }
+  }
+}
+
+/// The outcome of grading one chapter: what was built, and each exercise.
+struct ChapterResult: Codable {
+  let chapter: Int
+  let variant: String
+  var compiled: Bool
+  /// Set when the test process crashed or hung, with what it printed last.
+  var crash: String?
+  var exercises: [ExerciseResult]
+  var date = Date()
+
+  var solvedCount: Int { exercises.filter(\.solved).count }
+  var allSolved: Bool { compiled && crash == nil && exercises.allSatisfy(\.solved) }
+}
+
+enum Grader {
+  static var testTimeout: TimeInterval {
+    TimeInterval(ProcessInfo.processInfo.environment["WORKBOOK_TEST_TIMEOUT"] ?? "") ?? 300
+  }
+  static var verbose: Bool { ProcessInfo.processInfo.environment["VERBOSE"] == "1" }
+
+  static func scratchPath(_ chapters: [Chapter], _ variant: Variant) -> String {
+    let names = chapters.count > 1 ? "all" : "ch\(chapters[0].number)"
+    return ".build/grade/\(names)-\(variant.label(for: chapters))"
+  }
+
+  /// Builds and tests `chapters` in one package graph and sorts every test into its exercise.
+  static func grade(_ chapters: [Chapter], _ variant: Variant) throws -> [ChapterResult] {
+    let scratch = scratchPath(chapters, variant)
+    let environment = variant.environment(for: chapters)
+    var results = chapters.map { chapter in
+      ChapterResult(
+        chapter: chapter.number, variant: variant.label(for: chapters), compiled: false, crash: nil,
+        exercises: chapter.exercises.map { ExerciseResult(number: $0.number, title: $0.title) })
+    }
+
+    let build = try run(
+      ["swift", "build", "--build-tests", "--scratch-path", scratch], environment: environment,
+      timeout: 1_800, echo: verbose)
+    guard build.succeeded else {
+      reportCompileErrors(build.output)
+      return results
+    }
+    for index in results.indices { results[index].compiled = true }
+
+    let report = "\(scratch)/results.xml"
+    let swiftTestingReport = "\(scratch)/results-swift-testing.xml"
+    try? FileManager.default.removeItem(atPath: swiftTestingReport)
+    let test = try run(
+      [
+        "swift", "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
+      ], environment: environment, timeout: testTimeout, echo: verbose)
+
+    var cases: [TestCase]
+    if let parsed = readXUnit(swiftTestingReport), !test.timedOut {
+      cases = parsed
+    } else {
+      // The process crashed or hung: grade each exercise on its own so one crash does not hide
+      // the state of the others.
+      let why = test.timedOut ? "the tests did not finish in \(Int(testTimeout)) s" : "the test process crashed"
+      cases = []
+      for (index, chapter) in chapters.enumerated() {
+        results[index].crash = "\(why):\n" + lastLines(test.output, 12)
+        for exercise in chapter.exercises {
+          let filter = "\(chapter.module)Tests.Exercise\(exercise.number)_"
+          let single = try run(
+            [
+              "swift", "test", "--skip-build", "--scratch-path", scratch, "--filter", filter,
+              "--xunit-output", report,
+            ], environment: environment, timeout: testTimeout)
+          if let parsed = readXUnit(swiftTestingReport), !single.timedOut {
+            cases += parsed.filter { $0.exercise == exercise.number && $0.module == chapter.module }
+          } else {
+            let message =
+              single.timedOut
+              ? "this exercise's tests did not finish (a deadlock, or a continuation never resumed?)"
+              : "this exercise's tests crash the test process:\n" + lastLines(single.output, 8)
+            cases.append(
+              TestCase(
+                suite: "\(chapter.module)Tests.Exercise\(exercise.number)_", name: "(whole exercise)",
+                failure: message))
+          }
+        }
+      }
+    }
+
+    for (index, chapter) in chapters.enumerated() {
+      for test in cases where test.module == chapter.module {
+        guard let number = test.exercise,
+          let slot = results[index].exercises.firstIndex(where: { $0.number == number })
+        else { continue }
+        if test.failure == nil {
+          results[index].exercises[slot].passed += 1
+        } else {
+          results[index].exercises[slot].failures.append(test)
+        }
+      }
+    }
+    return results
+  }
+
+  static func reportCompileErrors(_ output: String) {
+    let lines = output.components(separatedBy: "\n")
+    let errors = lines.enumerated().filter { $0.element.contains("error:") }
+    print(Style.red("\(Style.fail) The code does not compile:"))
+    var shown = 0
+    for (index, line) in errors where shown < 12 {
+      print("  " + shortened(line))
+      // The compiler prints the source line and a caret under the error.
+      for next in lines.dropFirst(index + 1).prefix(3) where next.contains("|") {
+        print("  " + Style.dim(next))
+      }
+      shown += 1
+    }
+    if errors.isEmpty { print(lastLines(output, 15)) }
+    if errors.count > shown { print("  … and \(errors.count - shown) more") }
+  }
+
+  static func shortened(_ line: String) -> String {
+    let root = FileManager.default.currentDirectoryPath + "/"
+    return line.replacingOccurrences(of: root, with: "")
+  }
+}
+
+func lastLines(_ text: String, _ count: Int) -> String {
+  text.components(separatedBy: "\n").filter { !$0.isEmpty }.suffix(count)
+    .map { "    " + Grader.shortened($0) }.joined(separator: "\n")
+}
+
+/// Where a chapter's last grading summary is kept, for `make progress` and `make hint-N`.
+func summaryPath(_ chapter: Chapter, _ variant: String) -> String {
+  ".build/grade/summary-ch\(chapter.number)-\(variant).json"
+}
+
+func saveSummary(_ result: ChapterResult, _ chapter: Chapter) {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = .prettyPrinted
+  guard let data = try? encoder.encode(result) else { return }
+  try? FileManager.default.createDirectory(atPath: ".build/grade", withIntermediateDirectories: true)
+  _ = FileManager.default.createFile(atPath: summaryPath(chapter, result.variant), contents: data)
+}
+
+func loadSummary(_ chapter: Chapter, _ variant: String) -> ChapterResult? {
+  guard let data = FileManager.default.contents(atPath: summaryPath(chapter, variant)) else { return nil }
+  return try? JSONDecoder().decode(ChapterResult.self, from: data)
+}

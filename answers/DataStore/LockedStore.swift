@@ -1,0 +1,65 @@
+// Exercise 3 — A lock-based store with transactions (intermediate)
+//
+// Not every caller can `await`: a synchronous API (a property wrapper, a C callback, code that
+// must answer now) needs a lock instead of an actor. `Mutex` from the Synchronization module is
+// the lock the standard library ships; it hands you its protected value only inside `withLock`.
+//
+// Implement every method, including `transaction`: several keys read and changed as one step,
+// all or nothing.
+import Synchronization
+import Workbook
+
+/// A synchronous, thread-safe key-value store guarded by one `Mutex`.
+///
+/// Every operation holds the lock for O(1) work except `snapshot()` and `transaction(_:)`,
+/// which hold it for as long as their copy or body takes: keep transaction bodies short.
+public final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+  private let storage: Mutex<[Key: Value]>
+
+  public init(_ initial: [Key: Value] = [:]) {
+    storage = Mutex(initial)
+  }
+
+  /// The value stored for `key`, or nil.
+  public func get(_ key: Key) -> Value? {
+    storage.withLock { $0[key] }
+  }
+
+  /// Stores `value` for `key`.
+  public func set(_ value: Value, for key: Key) {
+    storage.withLock { $0[key] = value }
+  }
+
+  /// Removes the value for `key` and returns it.
+  @discardableResult
+  public func remove(_ key: Key) -> Value? {
+    storage.withLock { $0.removeValue(forKey: key) }
+  }
+
+  /// How many keys have a value.
+  public var count: Int {
+    storage.withLock { $0.count }
+  }
+
+  /// A consistent copy of everything.
+  public func snapshot() -> [Key: Value] {
+    storage.withLock { $0 }
+  }
+
+  /// Reads and changes any number of keys as one atomic step, and returns what `body` returns.
+  ///
+  /// `body` works on a copy of the contents; the copy replaces the contents only when `body`
+  /// returns. If it throws, nothing changes: a transfer that fails halfway leaves both accounts
+  /// as they were. Other threads wait for the whole body, so never block or call back into this
+  /// store inside it (the lock is not reentrant: that would deadlock).
+  public func transaction<Result: Sendable>(
+    _ body: (inout [Key: Value]) throws -> Result
+  ) rethrows -> Result {
+    try storage.withLock { contents in
+      var draft = contents
+      let result = try body(&draft)
+      contents = draft
+      return result
+    }
+  }
+}

@@ -1,0 +1,45 @@
+// Given — the session model that exercise 6 stores. Nothing to write here.
+import Foundation
+
+/// Who is signed in, and the secrets that prove it.
+public struct Session: Codable, Equatable, Sendable {
+  public var userID: String?
+  public var accessToken: String?
+  public var refreshToken: String?
+  /// Non-secret settings that survive a logout, such as a theme.
+  public var preferences: [String: String]
+
+  public init(
+    userID: String? = nil, accessToken: String? = nil, refreshToken: String? = nil,
+    preferences: [String: String] = [:]
+  ) {
+    self.userID = userID
+    self.accessToken = accessToken
+    self.refreshToken = refreshToken
+    self.preferences = preferences
+  }
+
+  /// Nobody is signed in and nothing is remembered.
+  public static let empty = Session()
+
+  public var isLoggedIn: Bool { userID != nil && accessToken != nil }
+}
+
+/// What can go wrong in a `SessionStore`; each case says what happened to the user's data.
+public enum SessionStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file could not be decoded. It was moved to `keptAt`, and the store starts empty.
+  case corruptFile(keptAt: URL)
+  /// The session could not be written; what was stored before is still on disk.
+  case writeFailed(reason: String)
+  /// The operation needs a signed-in user.
+  case notLoggedIn
+
+  public var description: String {
+    switch self {
+    case .corruptFile(let url):
+      "the session file was unreadable; it was kept at \(url.lastPathComponent) and you are signed out"
+    case .writeFailed(let reason): "the session could not be saved: \(reason)"
+    case .notLoggedIn: "nobody is signed in"
+    }
+  }
+}

@@ -1,0 +1,100 @@
+// Exercise 6 — A typed, persistent session store (advanced)
+//
+// Most apps keep "who is signed in" in a store like this one. Persist it as JSON, and make every
+// failure safe: a write replaces the file in one step (never a half-written file), a corrupt
+// file is moved aside rather than crashing or being silently overwritten, and logout leaves no
+// secret behind, in memory or on disk.
+//
+// (A real app keeps tokens in the Keychain; the file here stands in for any persisted state.)
+import Foundation
+import Workbook
+
+/// A session that survives relaunches, stored as JSON at `fileURL`.
+public actor SessionStore {
+  public let fileURL: URL
+  private var session = Session.empty
+
+  public init(fileURL: URL) {
+    self.fileURL = fileURL
+  }
+
+  /// Reads the session from disk: call it once at launch.
+  ///
+  /// A missing file means nobody has signed in: the session is empty and no error is thrown.
+  /// A file that does not decode (truncated, corrupt, from an incompatible version) is moved
+  /// next to itself with a `.corrupt` suffix, the session becomes empty, and
+  /// `SessionStoreError.corruptFile` tells the caller where the old bytes are.
+  public func load() throws(SessionStoreError) {
+    let data: Data
+    do {
+      data = try Data(contentsOf: fileURL)
+    } catch {
+      session = .empty
+      return
+    }
+    do {
+      session = try JSONDecoder().decode(Session.self, from: data)
+    } catch {
+      session = .empty
+      let kept = fileURL.appendingPathExtension("corrupt")
+      try? FileManager.default.removeItem(at: kept)
+      do {
+        try FileManager.default.moveItem(at: fileURL, to: kept)
+      } catch {
+        throw .writeFailed(reason: "could not move the unreadable file aside: \(error)")
+      }
+      throw .corruptFile(keptAt: kept)
+    }
+  }
+
+  /// The current session, as one consistent value.
+  public func snapshot() -> Session {
+    session
+  }
+
+  /// Signs a user in and saves the session. Preferences are kept.
+  public func login(userID: String, accessToken: String, refreshToken: String) throws(SessionStoreError) {
+    var next = session
+    next.userID = userID
+    next.accessToken = accessToken
+    next.refreshToken = refreshToken
+    try save(next)
+  }
+
+  /// Replaces the tokens after a refresh and saves them.
+  public func updateTokens(accessToken: String, refreshToken: String) throws(SessionStoreError) {
+    guard session.isLoggedIn else { throw .notLoggedIn }
+    var next = session
+    next.accessToken = accessToken
+    next.refreshToken = refreshToken
+    try save(next)
+  }
+
+  /// Sets a non-secret preference and saves it.
+  public func setPreference(_ value: String?, for key: String) throws(SessionStoreError) {
+    var next = session
+    next.preferences[key] = value
+    try save(next)
+  }
+
+  /// Signs out: the user ID and both tokens are erased in memory and on disk; preferences stay.
+  public func logout() throws(SessionStoreError) {
+    try save(Session(preferences: session.preferences))
+  }
+
+  /// Writes `next` to disk in one step and only then makes it the current session, so memory
+  /// and disk never disagree after a failed write.
+  private func save(_ next: Session) throws(SessionStoreError) {
+    do {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      let data = try encoder.encode(next)
+      // `.atomic` writes a temporary file beside the target and renames it over the target:
+      // a crash leaves either the old file or the new one, never a mix.
+      try data.write(to: fileURL, options: .atomic)
+    } catch {
+      throw .writeFailed(reason: "\(error)")
+    }
+    session = next
+  }
+}
