@@ -20,7 +20,7 @@ CHAPTER ?=
 GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE))
 LINT_PATHS := Package.swift answers Support Tests Tools
 
-.PHONY: help tool progress lint sanitize mutants test check-tooling clean
+.PHONY: help tool progress lint sanitize mutants test check-tooling server clean
 
 help: ## list every command
 	@echo "iOS Systems Workbook"
@@ -34,6 +34,7 @@ help: ## list every command
 	@echo "  make reset-N          put chapter N's starter back (your code is saved aside first)"
 	@echo "  make walkthrough-N    interview practice: one question at a time, Enter shows the answer"
 	@echo "  make progress         every chapter with a progress bar"
+	@echo "  make server           the local practice API server, to poke with curl (chapter 3 on)"
 	@echo ""
 	@echo "Maintain:"
 	@echo "  make test             the gate: answers pass (no warnings), every exercise fails on the starter, lint"
@@ -99,6 +100,9 @@ test: $(WORKBOOK) ## the maintainer gate
 	@Tools/check-tooling.sh
 	@echo "== lint"
 	@$(MAKE) --no-print-directory lint
+
+server: ## the local practice API server on 127.0.0.1 (chapter 3 on); Ctrl-C stops it
+	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)
 
 check-tooling: $(WORKBOOK)
 	@Tools/check-tooling.sh

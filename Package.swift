@@ -68,6 +68,20 @@ var targets: [Target] = [
   .target(name: "Workbook", path: "Support/Workbook", swiftSettings: swiftSettings),
   .target(name: "WorkbookTesting", path: "Support/WorkbookTesting", swiftSettings: swiftSettings),
 ]
+var testSupport: [Target.Dependency] = ["WorkbookTesting"]
+
+// The local practice API server (chapter 3 on): a library the tests start in-process on
+// 127.0.0.1 and a free port, and the `practice-server` executable behind `make server`.
+if exists("Support/PracticeServer") {
+  targets.append(.target(name: "PracticeServer", path: "Support/PracticeServer", swiftSettings: swiftSettings))
+  testSupport.append("PracticeServer")
+  if exists("Support/PracticeServerMain") {
+    targets.append(
+      .executableTarget(
+        name: "practice-server", dependencies: ["PracticeServer"], path: "Support/PracticeServerMain",
+        swiftSettings: swiftSettings))
+  }
+}
 for chapter in chapters {
   let composed = allChapters.filter { chapter.composes.contains($0.number) }.map(\.module)
   targets.append(
@@ -80,7 +94,7 @@ for chapter in chapters {
     targets.append(
       .testTarget(
         name: "\(chapter.module)Tests",
-        dependencies: [Target.Dependency(stringLiteral: chapter.module), "WorkbookTesting"],
+        dependencies: [Target.Dependency(stringLiteral: chapter.module)] + testSupport,
         path: "Tests/\(chapter.module)Tests"))
   }
 }
