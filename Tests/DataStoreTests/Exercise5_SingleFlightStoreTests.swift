@@ -14,13 +14,15 @@ struct Exercise5_SingleFlightStoreTests {
     factory: @escaping @Sendable () async throws -> Int
   ) async -> [Task<Int, any Error>] {
     let started = Counter()
+    let finished = Counter()
     let tasks = (0..<callers).map { _ in
       Task {
         started.increment()
+        defer { finished.increment() }
         return try await store.value(for: "avatar", orCreate: factory)
       }
     }
-    await clock.waitForSleepers(1)
+    await clock.waitForSleepers(1) { finished.value == callers }
     while started.value < callers { await Task.yield() }
     // Let every caller reach the actor before the factory finishes.
     for _ in 0..<500 { await Task.yield() }
@@ -89,13 +91,15 @@ struct Exercise5_SingleFlightStoreTests {
   @Test func aSlowKeyDoesNotBlockAnotherKey() async throws {
     let clock = ManualClock()
     let store = SingleFlightStore<String, Int>()
+    let finished = Counter()
     let slow = Task {
-      try await store.value(for: "slow") {
+      defer { finished.increment() }
+      return try await store.value(for: "slow") {
         try await clock.sleep(for: .seconds(10))
         return 1
       }
     }
-    await clock.waitForSleepers(1)
+    await clock.waitForSleepers(1) { finished.value == 1 }
     let fast = try await store.value(for: "fast") { 2 }
     #expect(fast == 2, "a key whose factory is still running must not hold up other keys")
     clock.advance(by: .seconds(10))
