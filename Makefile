@@ -20,7 +20,7 @@ CHAPTER ?=
 GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE))
 LINT_PATHS := Package.swift answers Support Tests Tools
 
-.PHONY: help tool progress lint sanitize mutants test check-tooling server clean
+.PHONY: help tool progress lint sanitize mutants test check-tooling server bench clean
 
 help: ## list every command
 	@echo "iOS Systems Workbook"
@@ -41,6 +41,7 @@ help: ## list every command
 	@echo "  make mutants [CHAPTER=N]  every classic mistake in Chapters/*/mutants is caught by a test"
 	@echo "  make sanitize         the answers' tests under the thread sanitizer"
 	@echo "  make lint             swift format lint on answers, tests and tooling"
+	@echo "  make bench            release-build benchmarks behind the chapters' performance claims"
 	@echo ""
 	@echo "Chapters:"
 	@for d in $(CHAPTER_DIRS); do echo "  $$d"; done
@@ -110,3 +111,6 @@ check-tooling: $(WORKBOOK)
 
 clean:
 	rm -rf .build .mutant
+
+bench: ## measured claims: release-build benchmarks of the answers, as ratios against baselines
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)

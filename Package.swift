@@ -99,6 +99,17 @@ for chapter in chapters {
   }
 }
 
+// `make bench`: one release executable that measures the reference answers of every chapter in
+// the package graph (each section is compiled only when its chapter's module is present).
+if exists("Support/Benchmarks") {
+  targets.append(
+    .executableTarget(
+      name: "workbook-bench",
+      dependencies: chapters.map { Target.Dependency(stringLiteral: $0.module) },
+      path: "Support/Benchmarks",
+      swiftSettings: swiftSettings))
+}
+
 let package = Package(
   name: "iOSSystemsWorkbook",
   platforms: [.macOS(.v15), .iOS(.v18)],

@@ -1,0 +1,109 @@
+#if canImport(DataStore)
+  import DataStore
+  import Dispatch
+  import Foundation
+
+  /// Chapter 1: the four ways to guard a dictionary, on a read-heavy and a write-heavy mix, with
+  /// one and two workers. The baseline is the classic `NSLock` around a dictionary.
+  enum DataStoreBench {
+    /// A dictionary behind an `NSLock`: what most pre-concurrency code bases use.
+    ///
+    /// The stores under test are generic types from another module, so their code runs
+    /// unspecialized; the baseline is kept unspecialized too, so the tables compare the
+    /// synchronization, not the optimizer.
+    final class NSLockStore<Key: Hashable, Value>: @unchecked Sendable {
+      private let lock = NSLock()
+      private var storage: [Key: Value] = [:]
+
+      @_semantics("optimize.sil.specialize.generic.never")
+      func get(_ key: Key) -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage[key]
+      }
+
+      @_semantics("optimize.sil.specialize.generic.never")
+      func set(_ value: Value, for key: Key) {
+        lock.lock()
+        storage[key] = value
+        lock.unlock()
+      }
+    }
+
+    static let keys = 1_024
+    static let operationsPerWorker = 200_000
+
+    /// Whether operation `index` of a mix is a read: `readPercent` of them are.
+    static func isRead(_ index: Int, readPercent: Int) -> Bool {
+      (index &* 37 &+ 11) % 100 < readPercent
+    }
+
+    static func run(_ bench: Bench) async {
+      for (mix, readPercent) in [("read-heavy (90% reads)", 90), ("write-heavy (10% reads)", 10)] {
+        for workers in [1, 2] {
+          let total = operationsPerWorker * workers
+          let nsLock = NSLockStore<Int, Int>()
+          let baseline = Row(
+            label: "NSLock",
+            time: bench.median {
+              DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for index in 0..<operationsPerWorker {
+                  let key = (index &+ worker) % keys
+                  if isRead(index, readPercent: readPercent) { blackHole(nsLock.get(key)) } else { nsLock.set(index, for: key) }
+                }
+              }
+            }, operations: total)
+
+          let locked = LockedStore<Int, Int>()
+          let mutexRow = Row(
+            label: "Mutex (LockedStore)",
+            time: bench.median {
+              DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for index in 0..<operationsPerWorker {
+                  let key = (index &+ worker) % keys
+                  if isRead(index, readPercent: readPercent) { blackHole(locked.get(key)) } else { locked.set(index, for: key) }
+                }
+              }
+            }, operations: total)
+
+          let queueStore = ReaderWriterStore<Int, Int>()
+          let queueRow = Row(
+            label: "concurrent queue + barrier",
+            time: bench.median {
+              DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for index in 0..<operationsPerWorker {
+                  let key = (index &+ worker) % keys
+                  if isRead(index, readPercent: readPercent) { blackHole(queueStore.get(key)) } else { queueStore.set(index, for: key) }
+                }
+              }
+              blackHole(queueStore.snapshot())  // waits for the queued barrier writes
+            }, operations: total)
+
+          let actorStore = DataStore<Int, Int>()
+          let actorRow = Row(
+            label: "actor (DataStore)",
+            time: await bench.median {
+              await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<workers {
+                  group.addTask {
+                    for index in 0..<operationsPerWorker {
+                      let key = (index &+ worker) % keys
+                      if isRead(index, readPercent: readPercent) {
+                        blackHole(await actorStore.get(key))
+                      } else {
+                        await actorStore.set(index, for: key)
+                      }
+                    }
+                  }
+                }
+              }
+            }, operations: total)
+
+          printTable(
+            "Chapter 1 — stores, \(mix), \(workers) worker\(workers == 1 ? "" : "s"), \(total) operations",
+            baseline: baseline, rows: [mutexRow, queueRow, actorRow])
+        }
+      }
+    }
+  }
+#endif
