@@ -20,7 +20,7 @@ CHAPTER ?=
 GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE))
 LINT_PATHS := Package.swift answers Support Tests Tools
 
-.PHONY: help tool progress lint sanitize mutants test check-tooling server bench clean
+.PHONY: help tool progress lint sanitize mutants test check-tooling server bench drill clean
 
 help: ## list every command
 	@echo "iOS Systems Workbook"
@@ -35,6 +35,7 @@ help: ## list every command
 	@echo "  make walkthrough-N    interview practice: one question at a time, Enter shows the answer"
 	@echo "  make progress         every chapter with a progress bar"
 	@echo "  make server           the local practice API server, to poke with curl (chapter 3 on)"
+	@echo "  make drill            a timed mock system-design interview: design an iOS feed"
 	@echo ""
 	@echo "Maintain:"
 	@echo "  make test             the gate: answers pass (no warnings), every exercise fails on the starter, lint"
@@ -102,6 +103,9 @@ test: $(WORKBOOK) ## the maintainer gate
 	@Tools/check-tooling.sh
 	@echo "== lint"
 	@$(MAKE) --no-print-directory lint
+
+drill: $(WORKBOOK) ## the timed mock system-design interview: design an iOS feed
+	@$(WORKBOOK) drill
 
 server: ## the local practice API server on 127.0.0.1 (chapter 3 on); Ctrl-C stops it
 	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)

@@ -72,3 +72,13 @@ echo "✔ every walkthrough prints all of its questions"
 
 # 4. Mutants parse and apply.
 "$tool" mutants --check || fail "a mutant file does not apply"
+
+# 5. The drill prints every phase, the rubric and the red flags without a terminal.
+if [ -f Chapters/06-feed/drill.md ]; then
+  phases=$(grep -cE '^## [0-9]+\. .* — [0-9]+ min$' Chapters/06-feed/drill.md)
+  output=$("$tool" drill </dev/null)
+  printed=$(grep -c '^Phase ' <<<"$output") || true
+  [ "$phases" -gt 0 ] && [ "$printed" -eq "$phases" ] || fail "the drill printed $printed of $phases phases"
+  grep -q '^Rubric (100 points)' <<<"$output" || fail "the drill did not print its rubric"
+  echo "✔ the drill prints all $phases phases and the rubric"
+fi

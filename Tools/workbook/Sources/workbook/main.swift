@@ -12,6 +12,7 @@ let usage = """
     mutants [N] [--check]                   every mutant of the answers is killed
                                             (--check: only parse and apply them)
     watch N                                 re-grade chapter N whenever a file changes
+    drill [path]                            the timed system-design drill
     chapters                                list the chapters (number, folder, module)
   """
 
@@ -70,6 +71,8 @@ func main() throws -> Bool {
     return try checkOnly ? MutantsCommand.check(wanted) : MutantsCommand.run(wanted)
   case "watch":
     try WatchCommand.run(try Catalog.chapter(positional.first))
+  case "drill":
+    try Drill.run(positional.first ?? "Chapters/06-feed/drill.md")
   case "chapters":
     for chapter in try Catalog.load() {
       print("\(chapter.number) \(chapter.folder) \(chapter.module) \(chapter.title)")
