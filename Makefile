@@ -20,7 +20,7 @@ CHAPTER ?=
 GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE))
 LINT_PATHS := Package.swift answers Support Tests Tools
 
-.PHONY: help tool progress lint sanitize mutants test check-tooling server bench drill clean
+.PHONY: help tool progress lint sanitize mutants test check-tooling server bench drill figures clean
 
 help: ## list every command
 	@echo "iOS Systems Workbook"
@@ -43,6 +43,7 @@ help: ## list every command
 	@echo "  make sanitize         the answers' tests under the thread sanitizer"
 	@echo "  make lint             swift format lint on answers, tests and tooling"
 	@echo "  make bench            release-build benchmarks behind the chapters' performance claims"
+	@echo "  make figures          redraw the chapters' SVG figures from seeded simulations"
 	@echo ""
 	@echo "Chapters:"
 	@for d in $(CHAPTER_DIRS); do echo "  $$d"; done
@@ -118,3 +119,6 @@ clean:
 
 bench: ## measured claims: release-build benchmarks of the answers, as ratios against baselines
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
+
+figures: ## seeded simulations through the answers, drawn as SVG into the chapters
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) run -c release --scratch-path .build/bench workbook-figures $(CURDIR)

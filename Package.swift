@@ -110,6 +110,16 @@ if exists("Support/Benchmarks") {
       swiftSettings: swiftSettings))
 }
 
+// `make figures`: deterministic, seeded simulations through the reference answers, drawn as SVG.
+if exists("Support/Figures") {
+  targets.append(
+    .executableTarget(
+      name: "workbook-figures",
+      dependencies: chapters.map { Target.Dependency(stringLiteral: $0.module) },
+      path: "Support/Figures",
+      swiftSettings: swiftSettings))
+}
+
 let package = Package(
   name: "iOSSystemsWorkbook",
   platforms: [.macOS(.v15), .iOS(.v18)],
