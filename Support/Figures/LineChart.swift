@@ -49,7 +49,8 @@ struct LineChart {
       let x = maxX * Double(step) / 5
       out += "<text x=\"\(px(x))\" y=\"\(fixed(top + plotHeight + 18))\" text-anchor=\"middle\">\(label(x))</text>\n"
     }
-    out += "<line x1=\"\(fixed(left))\" y1=\"\(fixed(top + plotHeight))\" x2=\"\(fixed(left + plotWidth))\" y2=\"\(fixed(top + plotHeight))\" stroke=\"#333\"/>\n"
+    out +=
+      "<line x1=\"\(fixed(left))\" y1=\"\(fixed(top + plotHeight))\" x2=\"\(fixed(left + plotWidth))\" y2=\"\(fixed(top + plotHeight))\" stroke=\"#333\"/>\n"
     out += "<line x1=\"\(fixed(left))\" y1=\"\(fixed(top))\" x2=\"\(fixed(left))\" y2=\"\(fixed(top + plotHeight))\" stroke=\"#333\"/>\n"
     out += "<text x=\"\(fixed(left + plotWidth / 2))\" y=\"\(fixed(height - 10))\" text-anchor=\"middle\">\(escape(xLabel))</text>\n"
     out += "<text transform=\"translate(16 \(fixed(top + plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">\(escape(yLabel))</text>\n"
@@ -58,7 +59,8 @@ struct LineChart {
       let path = line.points.map { "\(px($0.x)),\(py($0.y))" }.joined(separator: " ")
       out += "<polyline fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"1.8\" points=\"\(path)\"/>\n"
       let legendY = top + 10 + Double(index) * 20
-      out += "<line x1=\"\(fixed(width - right + 15))\" y1=\"\(fixed(legendY))\" x2=\"\(fixed(width - right + 35))\" y2=\"\(fixed(legendY))\" stroke=\"\(line.color)\" stroke-width=\"3\"/>\n"
+      out +=
+        "<line x1=\"\(fixed(width - right + 15))\" y1=\"\(fixed(legendY))\" x2=\"\(fixed(width - right + 35))\" y2=\"\(fixed(legendY))\" stroke=\"\(line.color)\" stroke-width=\"3\"/>\n"
       out += "<text x=\"\(fixed(width - right + 40))\" y=\"\(fixed(legendY))\" dominant-baseline=\"middle\">\(escape(line.name))</text>\n"
     }
     out += "</svg>\n"
