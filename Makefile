@@ -17,7 +17,8 @@ CHAPTER_NUMBERS := $(foreach d,$(CHAPTER_DIRS),$(patsubst 0%,%,$(firstword $(sub
 ANSWERS ?=
 REFERENCE ?=
 CHAPTER ?=
-GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE))
+EXERCISE ?=
+GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE)) $(if $(EXERCISE),--exercise $(EXERCISE))
 LINT_PATHS := Package.swift answers Support Tests Tools
 
 .PHONY: help tool progress lint sanitize mutants test check-tooling server bench drill figures clean
@@ -28,6 +29,8 @@ help: ## list every command
 	@echo "Learn:"
 	@echo "  make chapter-N        build and grade your code for chapter N (N = $(CHAPTER_NUMBERS))"
 	@echo "  make chapter-N ANSWERS=1   grade the reference answers instead"
+	@echo "  make chapter-N EXERCISE=E  show exercise E's failure and hint, not the first one's"
+	@echo "  make chapter-6 REFERENCE=3,4  the capstone with the reference answers of chapters 3 and 4"
 	@echo "  make hint-N           the hint for the first exercise that does not pass yet"
 	@echo "  make watch-N          re-grade chapter N every time you save"
 	@echo "  make compare-N        diff your chapter N against the reference answer"
@@ -58,7 +61,7 @@ chapter-%: $(WORKBOOK)
 	@$(WORKBOOK) grade $* $(GRADE_FLAGS)
 
 hint-%: $(WORKBOOK)
-	@$(WORKBOOK) hint $*
+	@$(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE))
 
 watch-%: $(WORKBOOK)
 	@$(WORKBOOK) watch $*
@@ -75,6 +78,7 @@ MODULE_OF = $(WORKBOOK) chapters | awk '$$1 == "$*" { print $$3 }'
 compare-%: $(WORKBOOK)
 	@module=$$($(MODULE_OF)); \
 	if [ -z "$$module" ]; then echo "there is no chapter $*"; exit 2; fi; \
+	if [ ! -d "answers/$$module" ]; then echo "The reference answer answers/$$module is not in this copy of the workbook."; exit 1; fi; \
 	echo "Your code (Sources/$$module) against the answer (answers/$$module):"; \
 	diff -ru --color=$(if $(NO_COLOR),never,auto) "Sources/$$module" "answers/$$module" && echo "identical"; true
 

@@ -11,7 +11,8 @@ struct Exercise2_UpdateTests {
     let store = DataStore(["count": 1])
     let result = await store.update("count") { ($0 ?? 0) + 41 }
     #expect(result == 42, "update should return the value the transform produced (1 + 41 = 42)")
-    #expect(await store.get("count") == 42, "update should store the value the transform produced")
+    let stored = await store.get("count")
+    #expect(stored == 42, "update should store the value the transform produced")
   }
 
   @Test func transformSeesNilForAMissingKey() async {
@@ -28,7 +29,8 @@ struct Exercise2_UpdateTests {
     let store = DataStore(["gone": 1])
     let result = await store.update("gone") { _ in nil }
     #expect(result == nil, "update should return nil when the transform returns nil")
-    #expect(await store.contains("gone") == false, "a transform that returns nil should remove the key")
+    let stillThere = await store.contains("gone")
+    #expect(stillThere == false, "a transform that returns nil should remove the key")
   }
 
   @Test func aThrowingTransformChangesNothing() async {
@@ -36,7 +38,8 @@ struct Exercise2_UpdateTests {
     await #expect(throws: Refused.self, "the transform's error should reach the caller of update") {
       try await store.update("balance") { _ in throw Refused() }
     }
-    #expect(await store.get("balance") == 100, "when the transform throws, the old value must stay")
+    let balance = await store.get("balance")
+    #expect(balance == 100, "when the transform throws, the old value must stay")
   }
 
   @Test("1,000 concurrent increments end at exactly 1,000")

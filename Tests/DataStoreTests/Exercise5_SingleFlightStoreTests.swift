@@ -80,11 +80,15 @@ struct Exercise5_SingleFlightStoreTests {
     }
     #expect(calls.value == 1, "20 waiters should share one failing factory call")
     #expect(await store.cachedValue(for: "avatar") == nil, "a failure must not be stored as a value")
-    let retried = try await store.value(for: "avatar") {
-      calls.increment()
-      return 9
+    do {
+      let retried = try await store.value(for: "avatar") {
+        calls.increment()
+        return 9
+      }
+      #expect(retried == 9, "after a failure the next call should return what the new factory call made")
+    } catch {
+      Issue.record("after a failure the next call should run the factory again, but it threw \(error): the failure was remembered")
     }
-    #expect(retried == 9, "after a failure the next call should run the factory again, not replay the error")
     #expect(calls.value == 2, "the retry should have called the factory a second time")
   }
 
@@ -104,6 +108,38 @@ struct Exercise5_SingleFlightStoreTests {
     #expect(fast == 2, "a key whose factory is still running must not hold up other keys")
     clock.advance(by: .seconds(10))
     #expect(try await slow.value == 1)
+  }
+
+  @Test("a creation that finishes after a remove does not overwrite the newer one")
+  func aStaleCreationDoesNotOverwriteANewerOne() async throws {
+    let clock = ManualClock()
+    let store = SingleFlightStore<String, Int>()
+    let finished = Counter()
+    let old = Task {
+      defer { finished.increment() }
+      return try await store.value(for: "k") {
+        try await clock.sleep(for: .seconds(1))
+        return 1
+      }
+    }
+    await clock.waitForSleepers(1) { finished.value == 1 }
+    await store.remove("k")
+    let new = Task {
+      defer { finished.increment() }
+      return try await store.value(for: "k") {
+        try await clock.sleep(for: .seconds(5))
+        return 2
+      }
+    }
+    await clock.waitForSleepers(2) { finished.value == 2 }
+    clock.advance(by: .seconds(1))
+    #expect(try await old.value == 1, "the first caller still gets what its own factory made")
+    let afterOld = await store.cachedValue(for: "k")
+    #expect(afterOld == nil, "the key was removed and a new creation is running; the old result must not be stored, found \(String(describing: afterOld))")
+    clock.advance(by: .seconds(5))
+    #expect(try await new.value == 2)
+    let afterNew = await store.cachedValue(for: "k")
+    #expect(afterNew == 2, "the newer creation's value should be the one stored")
   }
 
   @Test func removeForgetsTheValue() async throws {

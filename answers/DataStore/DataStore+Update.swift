@@ -14,12 +14,8 @@ extension DataStore {
   public func update(
     _ key: Key, _ transform: @Sendable (Value?) throws -> Value?
   ) rethrows -> Value? {
-    let newValue = try transform(get(key))
-    if let newValue {
-      set(newValue, for: key)
-    } else {
-      remove(key)
-    }
+    let newValue = try transform(storage[key])
+    storage[key] = newValue
     return newValue
   }
 }

@@ -12,7 +12,9 @@ import Workbook
 /// Every operation is O(1) on average except `snapshot()` and `replaceAll(with:)`, which copy
 /// (copy-on-write makes the copy itself O(1) until somebody writes).
 public actor DataStore<Key: Hashable & Sendable, Value: Sendable> {
-  private var storage: [Key: Value]
+  /// Everything stored. Internal rather than private so that the extension in
+  /// `DataStore+Update.swift` (another file) can use it too.
+  var storage: [Key: Value]
 
   /// A store that starts with `initial`.
   public init(_ initial: [Key: Value] = [:]) {

@@ -2,9 +2,19 @@ import Foundation
 
 /// `make chapter-N`: grade one chapter and tell the learner where they stand and what is next.
 enum GradeCommand {
-  static func run(_ chapter: Chapter, _ variant: Variant, composed: [Chapter]) throws -> Bool {
+  static func run(_ chapter: Chapter, _ variant: Variant, composed: [Chapter], focus: Int? = nil) throws -> Bool {
+    for number in variant.answers.sorted() {
+      let all = try Catalog.load()
+      guard let other = all.first(where: { $0.number == number }) else {
+        throw Failure("there is no chapter \(number) to take a reference answer from")
+      }
+      guard FileManager.default.fileExists(atPath: other.answerPath) else {
+        throw Failure("the reference answer \(other.answerPath) is not in this copy of the workbook")
+      }
+    }
     let label = variant.label(for: [chapter])
-    let source = label == "starter" ? chapter.starterPath : "\(chapter.answerPath) (reference answer)"
+    let ownCode = !variant.answers.contains(chapter.number) && variant.mutant == nil
+    let source = ownCode ? chapter.starterPath : "\(chapter.answerPath) (reference answer)"
     print(Style.bold("Chapter \(chapter.number) — \(chapter.title)") + Style.dim("  [\(source)]"))
     if !composed.isEmpty {
       let parts = composed.map { other in
@@ -13,13 +23,14 @@ enum GradeCommand {
       print(Style.dim("  composes " + parts.joined(separator: ", ")))
     }
     guard let result = try Grader.grade([chapter], variant).first else { return false }
-    if label == "starter" { saveSummary(result, chapter) }
+    // A compile error says nothing about which exercises pass: keep the last real result.
+    if label == "starter" && result.compiled { saveSummary(result, chapter) }
     printTable(result, chapter)
     if result.allSolved {
       print(Style.green("\nAll \(chapter.exercises.count) exercises pass.") + " Next: `make walkthrough-\(chapter.number)` for the interview questions.")
       return true
     }
-    printNextStep(result, chapter, showHint: label == "starter")
+    printNextStep(result, chapter, showHint: ownCode, focus: focus)
     return false
   }
 
@@ -53,16 +64,18 @@ enum GradeCommand {
     print("\n  " + progressBar(done: result.solvedCount, total: result.exercises.count) + " \(result.solvedCount)/\(result.exercises.count) exercises")
   }
 
-  static func printNextStep(_ result: ChapterResult, _ chapter: Chapter, showHint: Bool) {
+  static func printNextStep(_ result: ChapterResult, _ chapter: Chapter, showHint: Bool, focus: Int? = nil) {
     guard result.compiled else {
       print("\nFix the compile errors above, then run `make chapter-\(chapter.number)` again.")
       return
     }
-    guard let next = result.exercises.first(where: { !$0.solved }) else { return }
+    let unsolved = result.exercises.filter { !$0.solved }
+    guard let next = unsolved.first(where: { $0.number == focus }) ?? unsolved.first else { return }
     let file = chapter.exercises.first { $0.number == next.number }?.file ?? ""
     print("\nNext: exercise \(next.number), \(next.title)  (\(chapter.starterPath)/\(file))")
     let order = declarationOrder(chapter)
-    let failures = next.failures.sorted { (order[$0.name] ?? .max) < (order[$1.name] ?? .max) }
+    func position(_ test: TestCase) -> Int { order["\(test.suite.split(separator: ".").last ?? "").\(test.name)"] ?? .max }
+    let failures = next.failures.sorted { position($0) < position($1) }
     if let failure = failures.first {
       print(Style.bold("  First failure") + " in \(failure.name):")
       for line in (failure.failure ?? "").components(separatedBy: "\n").prefix(6) {
@@ -73,11 +86,16 @@ enum GradeCommand {
       print(Style.bold("  Hint") + Style.dim(" (more with `make hint-\(chapter.number)`)") + ":")
       print(indent(firstParagraph(hint), "    "))
     }
+    if unsolved.count > 1 {
+      let others = unsolved.filter { $0.number != next.number }.map { String($0.number) }.joined(separator: ", ")
+      print(Style.dim("  Working on another exercise? `make chapter-\(chapter.number) EXERCISE=N` shows its failure (unsolved: \(others))."))
+    }
   }
 }
 
-/// Where each test function is declared in the chapter's tests, so the first failure shown is
-/// the first failing test in reading order (the simplest one), not the one that finished first.
+/// Where each test function is declared in the chapter's tests, keyed `Suite.function(labels:)`,
+/// so the first failure shown is the first failing test in reading order (the simplest one), not
+/// the one that finished first. Each suite lives in the file of the same name.
 func declarationOrder(_ chapter: Chapter) -> [String: Int] {
   let folder = "Tests/\(chapter.module)Tests"
   var order: [String: Int] = [:]
@@ -91,7 +109,8 @@ func declarationOrder(_ chapter: Chapter) -> [String: Int] {
       let labels = signature.drop { $0 != "(" }.dropFirst().split(separator: ",").map {
         String($0.trimmingCharacters(in: .whitespaces).prefix { $0 != ":" && $0 != " " }) + ":"
       }
-      let key = "\(name)(\(labels.joined()))"
+      let suite = file.hasSuffix(".swift") ? String(file.dropLast(6)) : file
+      let key = "\(suite).\(name)(\(labels.joined()))"
       if order[key] == nil { order[key] = order.count }
     }
   }
@@ -147,14 +166,20 @@ enum HintCommand {
     return section.body
   }
 
-  static func run(_ chapter: Chapter) throws {
+  static func run(_ chapter: Chapter, focus: Int? = nil) throws {
     guard let result = try Grader.grade([chapter], Variant()).first else { return }
-    saveSummary(result, chapter)
+    if result.compiled { saveSummary(result, chapter) }
     guard result.compiled else {
       print("The hint comes once the chapter compiles; `make chapter-\(chapter.number)` shows the errors.")
       return
     }
-    guard let next = result.exercises.first(where: { !$0.solved }) else {
+    if let focus, result.exercises.contains(where: { $0.number == focus && $0.solved }) {
+      print("Exercise \(focus) already passes. Here is its hint anyway:\n")
+      print(try hint(for: focus, chapter))
+      return
+    }
+    let unsolved = result.exercises.filter { !$0.solved }
+    guard let next = unsolved.first(where: { $0.number == focus }) ?? unsolved.first else {
       print("Every exercise of chapter \(chapter.number) passes: no hint needed.")
       return
     }

@@ -83,6 +83,11 @@ enum Grader {
       return results
     }
     for index in results.indices { results[index].compiled = true }
+    let warnings = learnerWarnings(build.output, chapters)
+    if !warnings.isEmpty {
+      print(Style.yellow("\(warnings.count) compiler warning\(warnings.count == 1 ? "" : "s") in your code:"))
+      for warning in warnings.prefix(5) { print("  " + warning) }
+    }
 
     let report = "\(scratch)/results.xml"
     let swiftTestingReport = "\(scratch)/results-swift-testing.xml"
@@ -93,7 +98,7 @@ enum Grader {
       ], environment: environment, timeout: testTimeout, echo: verbose)
 
     var cases: [TestCase]
-    if let parsed = readXUnit(swiftTestingReport), !test.timedOut {
+    if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !test.timedOut, !crashed(test.output) {
       cases = parsed
     } else {
       // The process crashed or hung: grade each exercise on its own so one crash does not hide
@@ -109,7 +114,7 @@ enum Grader {
               "swift", "test", "--skip-build", "--scratch-path", scratch, "--filter", filter,
               "--xunit-output", report,
             ], environment: environment, timeout: testTimeout)
-          if let parsed = readXUnit(swiftTestingReport), !single.timedOut {
+          if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !single.timedOut, !crashed(single.output) {
             cases += parsed.filter { $0.exercise == exercise.number && $0.module == chapter.module }
           } else {
             let message =
@@ -138,6 +143,23 @@ enum Grader {
       }
     }
     return results
+  }
+
+  /// Swift Testing writes the start of its report before running, so a crash leaves a report with
+  /// no results (or half of them); the console tells a crash for sure.
+  static func crashed(_ output: String) -> Bool {
+    output.contains("*** Program crashed") || output.contains("Fatal error:")
+      || output.contains("ThreadSanitizer: reported")
+  }
+
+  /// Warnings in the learner's own files, shown after a successful build: in a concurrency
+  /// chapter a Sendable warning is often the bug.
+  static func learnerWarnings(_ output: String, _ chapters: [Chapter]) -> [String] {
+    var seen = Set<String>()
+    return output.components(separatedBy: "\n").filter { line in
+      line.contains("warning:") && chapters.contains { line.contains("/\($0.starterPath)/") }
+        && !line.hasPrefix(" ") && seen.insert(line).inserted
+    }.map(shortened)
   }
 
   static func reportCompileErrors(_ output: String) {

@@ -23,6 +23,11 @@ enum Walkthrough {
       }
       print("")
       print(render(question.body))
+      if interactive && index + 1 < questions.count {
+        print(Style.dim("\n  [Enter] next question"), terminator: "")
+        fflush(nil)
+        if readLine()?.lowercased() == "q" { return }
+      }
     }
   }
 
@@ -30,7 +35,7 @@ enum Walkthrough {
   static func render(_ markdown: String) -> String {
     markdown.components(separatedBy: "\n").map { line in
       if line.hasPrefix("### ") { return Style.bold(String(line.dropFirst(4))) }
-      return "  " + line
+      return line.isEmpty ? "" : "  " + line
     }.joined(separator: "\n")
   }
 }

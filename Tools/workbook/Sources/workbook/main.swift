@@ -4,9 +4,10 @@ import Foundation
 let usage = """
   usage: workbook <command> [chapter] [options]
 
-    grade N [--answers] [--reference 3,4]   build and grade chapter N
+    grade N [--answers] [--reference 3,4] [--exercise E]
+                                            build and grade chapter N (E: whose failure to show)
     check-starter [N…]                      every exercise fails on the untouched starter
-    hint N                                  the hint for the first unsolved exercise
+    hint N [--exercise E]                   the hint for the first unsolved exercise (or E)
     progress                                every chapter's progress
     walkthrough N                           interview practice for chapter N
     mutants [N] [--check]                   every mutant of the answers is killed
@@ -29,6 +30,7 @@ func main() throws -> Bool {
   let command = arguments.removeFirst()
   var answers = false
   var checkOnly = false
+  var focus: Int?
   var reference: Set<Int> = []
   var positional: [String] = []
   while !arguments.isEmpty {
@@ -36,6 +38,11 @@ func main() throws -> Bool {
     switch argument {
     case "--answers": answers = true
     case "--check": checkOnly = true
+    case "--exercise":
+      guard !arguments.isEmpty, let number = Int(arguments.removeFirst()) else {
+        throw Failure("--exercise needs an exercise number")
+      }
+      focus = number
     case "--reference":
       guard !arguments.isEmpty else { throw Failure("--reference needs chapter numbers, such as 3,4") }
       reference = numberList(arguments.removeFirst())
@@ -53,13 +60,13 @@ func main() throws -> Bool {
     let composed = all.filter { composedNumbers.contains($0.number) }
     var variant = Variant()
     variant.answers = answers ? Set([chapter.number] + composedNumbers) : reference
-    return try GradeCommand.run(chapter, variant, composed: composed)
+    return try GradeCommand.run(chapter, variant, composed: composed, focus: focus)
   case "check-starter":
     let all = try Catalog.load()
     let wanted = positional.isEmpty ? all : try positional.map { try Catalog.chapter($0) }
     return try StarterCheck.run(wanted)
   case "hint":
-    try HintCommand.run(try Catalog.chapter(positional.first))
+    try HintCommand.run(try Catalog.chapter(positional.first), focus: focus)
   case "progress":
     ProgressCommand.run(try Catalog.load())
   case "walkthrough":
