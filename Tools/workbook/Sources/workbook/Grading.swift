@@ -106,7 +106,7 @@ enum Grader {
       let why = test.timedOut ? "the tests did not finish in \(Int(testTimeout)) s" : "the test process crashed"
       cases = []
       for (index, chapter) in chapters.enumerated() {
-        results[index].crash = "\(why):\n" + lastLines(test.output, 12)
+        results[index].crash = "\(why):\n" + (test.timedOut ? lastLines(test.output, 6) : crashSummary(test.output))
         for exercise in chapter.exercises {
           let filter = "\(chapter.module)Tests.Exercise\(exercise.number)_"
           let single = try run(
@@ -120,7 +120,7 @@ enum Grader {
             let message =
               single.timedOut
               ? "this exercise's tests did not finish (a deadlock, or a continuation never resumed?)"
-              : "this exercise's tests crash the test process:\n" + lastLines(single.output, 8)
+              : "this exercise's tests crash the test process:\n" + crashSummary(single.output)
             cases.append(
               TestCase(
                 suite: "\(chapter.module)Tests.Exercise\(exercise.number)_", name: "(whole exercise)",
@@ -183,6 +183,23 @@ enum Grader {
     let root = FileManager.default.currentDirectoryPath + "/"
     return line.replacingOccurrences(of: root, with: "")
   }
+}
+
+/// The lines of a crash report a learner needs: what failed, and where in their code or the tests.
+func crashSummary(_ output: String) -> String {
+  let lines = output.components(separatedBy: "\n")
+  var picked: [String] = []
+  for line in lines where line.contains("Fatal error") || line.contains("*** Program crashed") || line.contains("ThreadSanitizer: data race") {
+    picked.append(line.trimmingCharacters(in: .whitespaces))
+  }
+  let frames = lines.filter { $0.contains(" at /") && ($0.contains("/Sources/") || $0.contains("/answers/") || $0.contains("/Tests/")) }
+  for frame in frames.prefix(3) {
+    if let range = frame.range(of: " at /", options: .backwards) {
+      picked.append("at " + frame[frame.index(after: range.lowerBound)...].dropFirst(3).trimmingCharacters(in: .whitespaces))
+    }
+  }
+  if picked.isEmpty { return lastLines(output, 8) }
+  return picked.prefix(6).map { "    " + Grader.shortened($0) }.joined(separator: "\n")
 }
 
 func lastLines(_ text: String, _ count: Int) -> String {
