@@ -125,4 +125,4 @@ bench: ## measured claims: release-build benchmarks of the answers, as ratios ag
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
 
 figures: ## seeded simulations through the answers, drawn as SVG into the chapters
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) run -c release --scratch-path .build/bench workbook-figures $(CURDIR)
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)

@@ -82,3 +82,19 @@ if [ -f Chapters/06-feed/drill.md ]; then
   grep -q '^Rubric (100 points)' <<<"$output" || fail "the drill did not print its rubric"
   echo "✔ the drill prints all $phases phases and the rubric"
 fi
+
+# 6. The committed figures are what the code draws (the figures are seeded, so a second run is
+#    byte-identical; `make test` built the figure program with the answers).
+figures_tool="$root/.build/answers/debug/workbook-figures"
+if [ -x "$figures_tool" ]; then
+  fresh="$work/figures"
+  "$figures_tool" "$fresh" >/dev/null
+  count=0
+  while IFS= read -r generated; do
+    committed="$root/${generated#"$fresh/"}"
+    [ -f "$committed" ] || fail "${committed#"$root/"} is missing: run make figures and commit it"
+    cmp -s "$generated" "$committed" || fail "${committed#"$root/"} is stale: run make figures and commit it"
+    count=$((count + 1))
+  done < <(find "$fresh" -name '*.svg' | sort)
+  echo "✔ the $count committed figures match what make figures draws"
+fi

@@ -1,3 +1,10 @@
+#if canImport(ImageCache)
+  import ImageCache
+#endif
+#if canImport(Networking)
+  import Networking
+#endif
+
 /// One chart and where it goes.
 struct Figure {
   let chapter: String
@@ -7,6 +14,80 @@ struct Figure {
 
 /// Every figure whose chapter is part of this build.
 func allFigures() -> [Figure] {
-  let figures: [Figure] = []
+  var figures: [Figure] = []
+  #if canImport(Networking)
+    figures.append(thunderingHerdFigure())
+  #endif
+  #if canImport(ImageCache)
+    figures.append(hitRateFigure())
+  #endif
   return figures
 }
+
+#if canImport(ImageCache)
+  /// Chapter 4: hit rate against cache size for LRU (the chapter's `MemoryCache`), FIFO and random
+  /// eviction, on 200,000 requests over 10,000 keys with Zipf popularity (exponent 0.9).
+  func hitRateFigure() -> Figure {
+    let keys = 10_000
+    let requests = ZipfWorkload(keys: keys, exponent: 0.9).requests(count: 200_000, seed: 2_026)
+    let percents = [1, 2, 5, 10, 15, 20, 30, 40, 50]
+    var lru: [(x: Double, y: Double)] = []
+    var fifo: [(x: Double, y: Double)] = []
+    var random: [(x: Double, y: Double)] = []
+    for percent in percents {
+      let capacity = keys * percent / 100
+      let cache = MemoryCache<Int, Int>(
+        configuration: .init(costLimit: capacity * 2, countLimit: capacity, maximumEntryFraction: 1),
+        cost: { _ in 1 })
+      for key in requests where cache.value(forKey: key) == nil {
+        cache.setValue(key, forKey: key)
+      }
+      let x = Double(percent)
+      lru.append((x, cache.statistics.hitRate * 100))
+      fifo.append((x, SimpleCache.fifoHitRate(requests, capacity: capacity) * 100))
+      random.append((x, SimpleCache.randomHitRate(requests, capacity: capacity, seed: 7) * 100))
+    }
+    let chart = LineChart(
+      title: "Hit rate against cache size (Zipf 0.9, 10,000 keys)",
+      xLabel: "cache size, % of the keys", yLabel: "hit rate, %",
+      series: [
+        .init(name: "LRU (MemoryCache)", color: "#1f77b4", points: lru),
+        .init(name: "FIFO", color: "#ff7f0e", points: fifo),
+        .init(name: "random", color: "#2ca02c", points: random),
+      ], yMaximum: 100, xMaximum: 50)
+    return Figure(chapter: "04-image-cache", name: "hit-rate-by-policy", chart: chart)
+  }
+#endif
+
+#if canImport(Networking)
+  /// Chapter 3: 1,000 clients retrying through a 4 s outage, with the chapter's exponential
+  /// schedule (`RetryPolicy`, 0.5 s base, doubling, capped at 8 s) and three kinds of jitter.
+  func thunderingHerdFigure() -> Figure {
+    let policy = RetryPolicy(maxAttempts: 8, baseDelay: .milliseconds(500), maxDelay: .seconds(8), jitter: .zero)
+    let noRandom = RandomSource(SplitMix(seed: 0))
+    func exponential(_ retry: Int) -> Double {
+      let wait = policy.backoff(beforeRetry: retry, random: noRandom)
+      let (seconds, attoseconds) = wait.components
+      return Double(seconds) + Double(attoseconds) / 1e18
+    }
+    let herd = ThunderingHerd()
+    let none = herd.requestsPerBucket(seed: 1) { retry, _ in exponential(retry) }
+    let equal = herd.requestsPerBucket(seed: 1) { retry, random in
+      let wait = exponential(retry)
+      return wait / 2 + random.unit() * wait / 2
+    }
+    let full = herd.requestsPerBucket(seed: 1) { retry, random in random.unit() * exponential(retry) }
+    func points(_ counts: [Double]) -> [(x: Double, y: Double)] {
+      counts.enumerated().map { (Double($0.offset) * herd.bucket, $0.element) }
+    }
+    let chart = LineChart(
+      title: "1,000 clients retrying through a 4 s outage",
+      xLabel: "time, s", yLabel: "requests per 100 ms",
+      series: [
+        .init(name: "no jitter", color: "#d62728", points: points(none)),
+        .init(name: "equal jitter", color: "#ff7f0e", points: points(equal)),
+        .init(name: "full jitter", color: "#1f77b4", points: points(full)),
+      ], xMaximum: herd.horizon)
+    return Figure(chapter: "03-network", name: "thundering-herd", chart: chart)
+  }
+#endif
