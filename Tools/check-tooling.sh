@@ -88,6 +88,7 @@ fi
 figures_tool="$root/.build/answers/debug/workbook-figures"
 if [ -x "$figures_tool" ]; then
   fresh="$work/figures"
+  mkdir -p "$fresh"
   "$figures_tool" "$fresh" >/dev/null
   count=0
   while IFS= read -r generated; do
