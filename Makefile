@@ -100,8 +100,8 @@ mutants: $(WORKBOOK)
 
 test: $(WORKBOOK) ## the maintainer gate
 	@echo "== answers: build with warnings as errors, then every test"
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 $(SWIFT) build --build-tests --scratch-path .build/answers
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 $(SWIFT) test --skip-build --scratch-path .build/answers
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) build --build-tests --scratch-path .build/answers
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) test --skip-build --scratch-path .build/answers
 	@echo "== starter: compiles, never crashes, and every exercise has a failing test"
 	@$(WORKBOOK) check-starter
 	@echo "== tooling"
@@ -122,7 +122,7 @@ clean:
 	rm -rf .build .mutant
 
 bench: ## measured claims: release-build benchmarks of the answers, as ratios against baselines
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
 
 figures: ## seeded simulations through the answers, drawn as SVG into the chapters
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)

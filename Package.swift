@@ -13,6 +13,9 @@
 //                      copy of its answer that `make mutants` writes, graded by the same tests
 //   WORKBOOK_WERROR    "1": warnings are errors in the chapters and support code (the
 //                      maintainer gate; not in tests, where test macros expand with warnings)
+//   WORKBOOK_TOOLS     "1": also declare the bench and figure programs, which drive the
+//                      reference answers (`make bench`, `make figures`, `make test`); grading a
+//                      chapter never builds them
 import Foundation
 import PackageDescription
 
@@ -48,6 +51,7 @@ func exists(_ relativePath: String) -> Bool {
 let fromAnswers = numbers("WORKBOOK_ANSWERS", default: "")
 let mutantChapter = Int(environment["WORKBOOK_MUTANT"] ?? "")
 let werror = environment["WORKBOOK_WERROR"] == "1"
+let tools = environment["WORKBOOK_TOOLS"] == "1"
 
 /// The requested chapters plus the ones they compose, keeping only chapters that exist yet.
 var selected = numbers("WORKBOOK_CHAPTERS", default: "all")
@@ -101,7 +105,7 @@ for chapter in chapters {
 
 // `make bench`: one release executable that measures the reference answers of every chapter in
 // the package graph (each section is compiled only when its chapter's module is present).
-if exists("Support/Benchmarks") {
+if tools && exists("Support/Benchmarks") {
   targets.append(
     .executableTarget(
       name: "workbook-bench",
@@ -111,7 +115,7 @@ if exists("Support/Benchmarks") {
 }
 
 // `make figures`: deterministic, seeded simulations through the reference answers, drawn as SVG.
-if exists("Support/Figures") {
+if tools && exists("Support/Figures") {
   targets.append(
     .executableTarget(
       name: "workbook-figures",
