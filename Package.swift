@@ -87,7 +87,7 @@ if exists("Support/PracticeServer") {
   }
 }
 for chapter in chapters {
-  let composed = allChapters.filter { chapter.composes.contains($0.number) }.map(\.module)
+  let composed = chapters.filter { chapter.composes.contains($0.number) }.map(\.module)
   targets.append(
     .target(
       name: chapter.module,
