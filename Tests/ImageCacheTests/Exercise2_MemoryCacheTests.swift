@@ -141,7 +141,8 @@ struct Exercise2_MemoryCacheTests {
       case 0..<5:
         let (actual, expected) = (cache.value(forKey: key), model.get(key))
         guard actual == expected else {
-          Issue.record("seed \(seed), step \(step): value(forKey: \(key)) returned \(String(describing: actual)), the LRU model says \(String(describing: expected))")
+          Issue.record(
+            "seed \(seed), step \(step): value(forKey: \(key)) returned \(String(describing: actual)), the LRU model says \(String(describing: expected))")
           return
         }
       case 5..<9:
@@ -154,7 +155,8 @@ struct Exercise2_MemoryCacheTests {
       default:
         let (actual, expected) = (cache.removeValue(forKey: key), model.remove(key))
         guard actual == expected else {
-          Issue.record("seed \(seed), step \(step): removeValue(forKey: \(key)) returned \(String(describing: actual)), the model says \(String(describing: expected))")
+          Issue.record(
+            "seed \(seed), step \(step): removeValue(forKey: \(key)) returned \(String(describing: actual)), the model says \(String(describing: expected))")
           return
         }
       }
