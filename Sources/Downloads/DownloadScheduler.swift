@@ -31,7 +31,7 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
   }
 
   /// The most jobs that run at once (at least 1).
-  public let maxConcurrent: Int
+  public nonisolated let maxConcurrent: Int
   var queue: PriorityQueue<Job, C>
   // Add what you need to find a job by its ID: its queue ticket while queued, its task while running.
   var nextID: UInt64 = 0

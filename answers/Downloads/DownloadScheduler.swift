@@ -31,7 +31,7 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
   }
 
   /// The most jobs that run at once (at least 1).
-  public let maxConcurrent: Int
+  public nonisolated let maxConcurrent: Int
   var queue: PriorityQueue<Job, C>
   var tickets: [JobID: QueueTicket] = [:]
   var running: [JobID: Task<Void, Never>] = [:]
