@@ -74,6 +74,9 @@ public struct Downloader: Sendable {
       events.finish(throwing: error)
       throw error
     }
+    // Every way out removes the temporary file, except a pause (after a commit it is gone anyway).
+    var keepPartial = false
+    defer { if !keepPartial { partial.discard() } }
     var onDisk: Int64 = 0
     var validator = resume?.validator
     var acceptsRanges = resume?.acceptsRanges ?? false
@@ -109,11 +112,11 @@ public struct Downloader: Sendable {
       if pause.isRequested {
         let data = ResumeData(
           url: url, partial: partial, bytesOnDisk: onDisk, validator: validator, acceptsRanges: acceptsRanges)
+        keepPartial = true
         events.yield(.paused(data))
         events.finish()
         return .paused(data)
       }
-      partial.discard()
       events.finish(throwing: error)
       throw error
     }
