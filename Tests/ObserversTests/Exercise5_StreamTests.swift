@@ -5,19 +5,34 @@ import WorkbookTesting
 
 @Suite("Exercise 5 — An AsyncStream of values", .timeLimit(.minutes(1)))
 struct Exercise5_StreamTests {
+  /// A consumer that records every value of `stream` and, once the loop ends, that it ended. It
+  /// stops on its own after `limit` values. Tests wait on the recorders with bounded polling, so a
+  /// stream that goes silent fails the test instead of hanging it.
+  struct Consumer: Sendable {
+    let received = Recorder<Int>()
+    let finished = Recorder<Bool>()
+    let task: Task<Void, Never>
+
+    init(_ stream: AsyncStream<Int>, limit: Int = .max) {
+      let received = received
+      let finished = finished
+      task = Task {
+        for await value in stream {
+          received.append(value)
+          if received.count >= limit { break }
+        }
+        finished.append(true)
+      }
+    }
+  }
+
   @Test func theStreamStartsWithTheCurrentValueThenEveryChange() async {
     let count = Observable(0)
-    let consumer = Task { [stream = count.values(buffering: .unbounded)] in
-      var received: [Int] = []
-      for await value in stream {
-        received.append(value)
-        if received.count == 4 { break }
-      }
-      return received
-    }
+    let consumer = Consumer(count.values(buffering: .unbounded))
     for next in 1...3 { count.value = next }
-    let received = await consumer.value
-    #expect(received == [0, 1, 2, 3], "the current value first, then each change in order; got \(received)")
+    await eventually { consumer.received.count >= 4 }
+    #expect(consumer.received.values == [0, 1, 2, 3], "the current value first, then each change in order; got \(consumer.received.values)")
+    consumer.task.cancel()
   }
 
   @Test("the default policy keeps only the newest value for a busy consumer")
@@ -25,27 +40,25 @@ struct Exercise5_StreamTests {
     let count = Observable(0)
     let stream = count.values
     for next in 1...100 { count.value = next }
-    var iterator = stream.makeAsyncIterator()
-    let first = await iterator.next()
-    #expect(first == 100, "nobody read while 0...100 were written: with .bufferingNewest(1) the consumer gets the latest, 100, not \(String(describing: first))")
+    let consumer = Consumer(stream)
+    await eventually { consumer.received.count >= 1 }
+    #expect(
+      consumer.received.values.first == 100,
+      "nobody read while 0...100 were written: with .bufferingNewest(1) the consumer starts at the latest, 100; got \(consumer.received.values)")
     count.value = 101
-    let second = await iterator.next()
-    #expect(second == 101, "then the next change")
+    await eventually { consumer.received.count >= 2 }
+    #expect(consumer.received.values == [100, 101], "then the next change; got \(consumer.received.values)")
+    consumer.task.cancel()
   }
 
   @Test("cancelling the consumer finishes the stream and removes its observer")
   func cancellingTheConsumerFinishesAndCleansUp() async {
     let count = Observable(0)
-    let received = Recorder<Int>()
-    let finished = Recorder<Bool>()
-    let consumer = Task { [stream = count.values] in
-      for await value in stream { received.append(value) }
-      finished.append(true)
-    }
-    await eventually { received.count >= 1 }
-    #expect(count.observerCount == 1, "the stream registered one observer")
-    consumer.cancel()
-    let ended = await eventually { finished.count == 1 }
+    let consumer = Consumer(count.values)
+    await eventually { consumer.received.count >= 1 }
+    #expect(count.observerCount == 1, "the stream registered one observer, and it must stay registered while the consumer listens")
+    consumer.task.cancel()
+    let ended = await eventually { consumer.finished.count == 1 }
     #expect(ended, "after cancel() the for-await loop must end: the stream finishes on cancellation")
     let cleaned = await eventually { count.observerCount == 0 }
     #expect(cleaned, "the stream ended, so its observer must be removed (onTermination); \(count.observerCount) still registered: a leak per screen")
@@ -55,30 +68,23 @@ struct Exercise5_StreamTests {
   @Test("three consumers each get every value, and leave no observer behind")
   func severalConsumersEachGetEveryValue() async {
     let count = Observable(0)
-    let consumers = (0..<3).map { _ in
-      Task { [stream = count.values(buffering: .unbounded)] in
-        var received: [Int] = []
-        for await value in stream {
-          received.append(value)
-          if value == 20 { break }
-        }
-        return received
-      }
-    }
+    let consumers = (0..<3).map { _ in Consumer(count.values(buffering: .unbounded), limit: 21) }
     #expect(count.observerCount == 3, "each consumer has a stream and an observer of its own")
     for next in 1...20 { count.value = next }
+    await eventually { consumers.allSatisfy { $0.finished.count == 1 } }
     for (index, consumer) in consumers.enumerated() {
-      let received = await consumer.value
-      #expect(received == Array(0...20), "consumer \(index) should get 0...20 in order; got \(received)")
+      #expect(consumer.received.values == Array(0...20), "consumer \(index) should get 0...20 in order; got \(consumer.received.values)")
     }
     let cleaned = await eventually { count.observerCount == 0 }
     #expect(cleaned, "every consumer stopped iterating and dropped its stream, so no observer may remain; \(count.observerCount) left")
+    for consumer in consumers { consumer.task.cancel() }
   }
 
   @Test func aStreamDroppedUnreadRemovesItsObserver() async {
     let count = Observable(0)
     do {
       let stream = count.values
+      #expect(count.observerCount == 1, "creating the stream registers its observer")
       withExtendedLifetime(stream) {}
     }
     let cleaned = await eventually { count.observerCount == 0 }
