@@ -103,13 +103,20 @@ struct Exercise3_RetryPolicyTests {
     let clock = ManualClock()
     let policy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none)
     let attempts = Counter()
-    let error = await failure(
-      of: Task {
-        try await policy.run(method: .post, clock: clock, random: .constant(0)) { _ -> Int in
-          attempts.increment()
-          throw NetworkError.http(status: 503, body: Data())
-        }
-      })
+    let posted = Counter()
+    let post = Task {
+      defer { posted.increment() }
+      return try await policy.run(method: .post, clock: clock, random: .constant(0)) { _ -> Int in
+        attempts.increment()
+        throw NetworkError.http(status: 503, body: Data())
+      }
+    }
+    // A wrong loop sleeps before retrying the POST: move time so the test ends and reports it.
+    for _ in 0..<3 {
+      guard await clock.waitForSleepers(1, giveUp: { posted.value == 1 }) else { break }
+      clock.advance(by: .seconds(100))
+    }
+    let error = await failure(of: post)
     #expect(error == .http(status: 503, body: Data()), "the POST's failure should reach the caller")
     #expect(attempts.value == 1, "a POST without an idempotency key must be sent once, it was sent \(attempts.value) times")
     #expect(clock.sleepHistory.isEmpty, "nothing to wait for when there is no retry")
@@ -169,6 +176,10 @@ struct Exercise3_RetryPolicyTests {
       for _ in 0..<2 {
         guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
         clock.advance(by: .seconds(1))
+      }
+      // A loop that ignores Retry-After sleeps longer: let it finish so the test can report it.
+      while done.value == 0, await clock.waitForSleepers(1, giveUp: { done.value == 1 }) {
+        clock.advance(by: .seconds(100))
       }
       let status = try? await task.value
       #expect(status == 200, "two 503s then a success: the third attempt should return 200")

@@ -120,7 +120,8 @@ struct Exercise5_PluginTests {
     #expect(snapshot.requests == 3, "three attempts were sent, counted \(snapshot.requests)")
     #expect(snapshot.retries == 1, "one attempt was a retry, counted \(snapshot.retries)")
     #expect(snapshot.successes == 2 && snapshot.failures == 1, "2 successes and 1 failure, got \(snapshot.successes)/\(snapshot.failures)")
-    #expect(snapshot.durations == [.milliseconds(300), .milliseconds(100), .milliseconds(50)], "durations come from the injected clock, got \(snapshot.durations)")
+    #expect(
+      snapshot.durations == [.milliseconds(300), .milliseconds(100), .milliseconds(50)], "durations come from the injected clock, got \(snapshot.durations)")
     #expect(abs(snapshot.successRate - 2.0 / 3.0) < 0.0001, "success rate is successes / finished attempts, got \(snapshot.successRate)")
   }
 }
