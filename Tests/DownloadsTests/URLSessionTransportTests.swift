@@ -126,7 +126,7 @@ struct URLSessionTransportTests {
 
   @Test("a transport error reaches the caller")
   func transportError() async throws {
-    let session = Self.stubbed{ _ in throw URLError(.notConnectedToInternet) }
+    let session = Self.stubbed { _ in throw URLError(.notConnectedToInternet) }
     let transport = URLSessionTransport(configuration: session)
     await #expect(throws: URLError.self, "an offline error must surface, not hang or crash") {
       _ = try await transport.start(TransferRequest(url: fileURL("f", size: 1)))
