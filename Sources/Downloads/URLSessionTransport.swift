@@ -1,6 +1,6 @@
 // Shared plumbing (not an exercise): the transport an app uses, on a real URLSession.
 //
-// A data task with its own delegate streams the body: each `didReceive data` becomes a chunk the
+// A data task streams the body: each `didReceive data` becomes a chunk the
 // downloader pulls. When the reader falls behind by more than `bufferLimit` bytes, the task is
 // suspended until it catches up, so a fast network and a slow disk do not fill memory.
 import Foundation
@@ -11,14 +11,25 @@ import Synchronization
 #endif
 
 /// Streams HTTP GETs through a `URLSession`, sending `Range` and `If-Range` when resuming.
+///
+/// The transport owns its session, whose delegate hands each task's callbacks to that task's
+/// stream. Pass the configuration to use (a background configuration is not supported: it
+/// delivers a finished file, not a stream).
 public final class URLSessionTransport: Transport {
   public let session: URLSession
   /// Bytes received but not yet pulled, above which the task is suspended.
   public let bufferLimit: Int
+  private let router: TaskRouter
 
-  public init(session: URLSession, bufferLimit: Int = 1 << 20) {
-    self.session = session
+  public init(configuration: URLSessionConfiguration = .default, bufferLimit: Int = 1 << 20) {
     self.bufferLimit = max(1, bufferLimit)
+    let router = TaskRouter()
+    self.router = router
+    self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+  }
+
+  deinit {
+    session.finishTasksAndInvalidate()
   }
 
   /// The request sent for `transfer`: a GET, never answered from a cache, with
@@ -65,9 +76,17 @@ public final class URLSessionTransport: Transport {
 
   public func start(_ request: TransferRequest) async throws -> (TransferResponse, TransferBody) {
     let stream = ChunkStream(bufferLimit: bufferLimit)
-    let task = session.dataTask(with: Self.urlRequest(for: request))
-    task.delegate = stream
+    var urlRequest = Self.urlRequest(for: request)
+    // swift-corelibs-foundation adds the configuration's headers below the URLProtocol layer;
+    // set them on the request too, so every protocol (and a test's stub) sees the same request.
+    for (name, value) in session.configuration.httpAdditionalHeaders ?? [:] {
+      if let name = name.base as? String, let value = value as? String, urlRequest.value(forHTTPHeaderField: name) == nil {
+        urlRequest.setValue(value, forHTTPHeaderField: name)
+      }
+    }
+    let task = session.dataTask(with: urlRequest)
     stream.attach(task)
+    router.register(stream, for: task)
     task.resume()
     let response = try await withTaskCancellationHandler {
       try await stream.response()
@@ -85,8 +104,39 @@ public final class URLSessionTransport: Transport {
   }
 }
 
-/// The delegate of one data task: turns its callbacks into a response and chunks to pull.
-final class ChunkStream: NSObject, URLSessionDataDelegate, Sendable {
+/// The session's delegate: passes each task's callbacks to the stream of that task.
+final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
+  private let streams = Mutex<[Int: ChunkStream]>([:])
+
+  func register(_ stream: ChunkStream, for task: URLSessionTask) {
+    streams.withLock { $0[task.taskIdentifier] = stream }
+  }
+
+  private func stream(for task: URLSessionTask) -> ChunkStream? {
+    streams.withLock { $0[task.taskIdentifier] }
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let stream = stream(for: dataTask) else { return completionHandler(.cancel) }
+    stream.received(response)
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    stream(for: dataTask)?.received(data)
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    let stream = streams.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+    stream?.completed(error)
+  }
+}
+
+/// One data task's callbacks, turned into a response and chunks to pull.
+final class ChunkStream: Sendable {
   private struct State {
     var task: URLSessionDataTask?
     var response: Result<TransferResponse, any Error>?
@@ -153,10 +203,7 @@ final class ChunkStream: NSObject, URLSessionDataDelegate, Sendable {
     }
   }
 
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-  ) {
+  func received(_ response: URLResponse) {
     let result: Result<TransferResponse, any Error> =
       if let http = response as? HTTPURLResponse {
         .success(URLSessionTransport.transferResponse(http))
@@ -169,10 +216,9 @@ final class ChunkStream: NSObject, URLSessionDataDelegate, Sendable {
       return state.responseWaiter
     }
     waiter?.resume(with: result)
-    completionHandler(.allow)
   }
 
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+  func received(_ data: Data) {
     let (waiter, suspendTask) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, URLSessionDataTask?) in
       if let waiter = state.chunkWaiter {
         state.chunkWaiter = nil
@@ -190,7 +236,7 @@ final class ChunkStream: NSObject, URLSessionDataDelegate, Sendable {
     waiter?.resume(returning: data)
   }
 
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+  func completed(_ error: (any Error)?) {
     let completion: Result<Void, any Error> = error.map { .failure($0) } ?? .success(())
     let (responseWaiter, chunkWaiter) = state.withLock { state in
       state.completion = completion

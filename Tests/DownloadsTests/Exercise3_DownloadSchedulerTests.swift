@@ -156,7 +156,8 @@ struct Exercise3_DownloadSchedulerTests {
   func agingPreventsStarvation() async throws {
     let step = try await stepWhenLowRuns(agingBound: .seconds(5), steps: 30)
     #expect(step != nil, "with a 5 s aging bound the low job must run within 30 s of high-priority traffic")
-    #expect(step == 10, "low counts as normal after 5 s and as high after 10 s, then it is the oldest high job: expected step 10, got \(String(describing: step))")
+    #expect(
+      step == 10, "low counts as normal after 5 s and as high after 10 s, then it is the oldest high job: expected step 10, got \(String(describing: step))")
     let starved = try await stepWhenLowRuns(agingBound: nil, steps: 30)
     #expect(starved == nil, "without aging the low job starves while high jobs keep coming")
   }
