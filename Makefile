@@ -21,7 +21,7 @@ EXERCISE ?=
 GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE)) $(if $(EXERCISE),--exercise $(EXERCISE))
 LINT_PATHS := Package.swift answers Support Tests Tools
 
-.PHONY: help tool progress lint sanitize mutants test check-tooling server bench drill figures clean
+.PHONY: help tool progress lint sanitize mutants test check-tooling server bench drill figures demo clean
 
 help: ## list every command
 	@echo "iOS Systems Workbook"
@@ -39,6 +39,7 @@ help: ## list every command
 	@echo "  make progress         every chapter with a progress bar"
 	@echo "  make server           the local practice API server, to poke with curl (chapter 3 on)"
 	@echo "  make drill            a timed mock system-design interview: design an iOS feed"
+	@echo "  make demo             the capstone feed against the practice server, with a live dashboard"
 	@echo ""
 	@echo "Maintain:"
 	@echo "  make test             the gate: answers pass (no warnings), every exercise fails on the starter, lint"
@@ -114,6 +115,10 @@ drill: $(WORKBOOK) ## the timed mock system-design interview: design an iOS feed
 
 server: ## the local practice API server on 127.0.0.1 (chapter 3 on); Ctrl-C stops it
 	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)
+
+demo: ## the capstone feed against the practice server: live dashboard, chaos, summary (under a minute)
+	@WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) build --scratch-path .build/demo --product feed-demo -q
+	@.build/demo/debug/feed-demo $(DEMO_FLAGS)
 
 check-tooling: $(WORKBOOK)
 	@Tools/check-tooling.sh

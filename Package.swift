@@ -124,6 +124,16 @@ if tools && exists("Support/Figures") {
       swiftSettings: swiftSettings))
 }
 
+// `make demo`: the capstone's feed against the practice server, with a live terminal dashboard.
+if tools && exists("Support/FeedDemo") && exists("Support/PracticeServer"),
+  chapters.contains(where: { $0.module == "Feed" })
+{
+  targets.append(
+    .executableTarget(
+      name: "feed-demo", dependencies: ["Feed", "PracticeServer"], path: "Support/FeedDemo",
+      swiftSettings: swiftSettings))
+}
+
 let package = Package(
   name: "iOSSystemsWorkbook",
   platforms: [.macOS(.v15), .iOS(.v18)],

@@ -16,3 +16,6 @@ print("Ratios compare cases measured in this same run; absolute times vary by ma
 #if canImport(DataStore)
   if enabled("datastore") { await DataStoreBench.run(bench) }
 #endif
+#if canImport(ImageCache)
+  if enabled("imagecache") { ImageCacheBench.run(bench, quick: quick) }
+#endif
