@@ -21,6 +21,9 @@ func allFigures() -> [Figure] {
   #if canImport(ImageCache)
     figures.append(hitRateFigure())
   #endif
+  #if canImport(Downloads)
+    figures.append(agingFigure())
+  #endif
   return figures
 }
 

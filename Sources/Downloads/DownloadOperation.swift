@@ -1,0 +1,58 @@
+// Exercise 2 — The OperationQueue way (intermediate)
+//
+// Before Swift concurrency, download managers were built on `OperationQueue`: it limits how many
+// operations run, orders ready ones by `queuePriority`, and honours dependencies. A download is
+// asynchronous, so the operation must tell the queue itself when it starts and when it is really
+// finished, through the `isExecuting` and `isFinished` key paths. Override `start`, `cancel`,
+// `isAsynchronous`, `isExecuting` and `isFinished`, and make `DownloadQueue.make` limit the queue.
+import Foundation
+import Workbook
+
+extension DownloadPriority {
+  /// The matching `OperationQueue` priority.
+  public var queuePriority: Operation.QueuePriority {
+    switch self {
+    case .low: .low
+    case .normal: .normal
+    case .high: .high
+    }
+  }
+}
+
+/// The queue downloads run on.
+public enum DownloadQueue {
+  /// A queue that runs at most `maxConcurrent` operations at once (at least 1).
+  public static func make(maxConcurrent: Int = 3) -> OperationQueue {
+    OperationQueue()
+  }
+}
+
+/// An asynchronous operation that runs one transfer in a task.
+///
+/// It is executing from `start` until the transfer has ended, and finished only then, so the
+/// queue's limit, dependencies and `waitUntilFinished` all see the real transfer. `cancel()`
+/// cancels the transfer's task; an operation cancelled before it started finishes at once
+/// without running the transfer (a queue only removes an operation once it is finished).
+public final class DownloadOperation: Operation, @unchecked Sendable {
+  public typealias Transfer = @Sendable () async throws -> Void
+
+  private let transfer: Transfer
+  // Guards the fields below; send KVO notifications outside the lock.
+  private let lock = NSLock()
+  private var outcome: Result<Void, any Error>?
+
+  public init(priority: DownloadPriority = .normal, transfer: @escaping Transfer) {
+    self.transfer = transfer
+    super.init()
+  }
+
+  /// How the transfer ended; nil until the operation is finished. A cancelled operation ends
+  /// with `CancellationError` (or the transfer's own error).
+  public var result: Result<Void, any Error>? { lock.withLock { outcome } }
+
+  // Replace this synchronous `main` with an asynchronous `start`, and report isExecuting and
+  // isFinished yourself.
+  override public func main() {
+    lock.withLock { outcome = .failure(NotImplemented("DownloadOperation.start")) }
+  }
+}

@@ -1,0 +1,74 @@
+// Exercise 5 — Atomic completion (intermediate)
+//
+// Anyone looking at the destination (the user, another process, the next launch) must see either
+// nothing, the old file, or the whole new file: never half a download. Write the bytes to a
+// temporary file beside the destination and rename it into place when it is complete; a rename
+// within one directory is atomic. Implement `create`, `commit` and `discard`.
+import Foundation
+import Workbook
+
+/// What `commit` does when the destination already exists.
+public enum ExistingFilePolicy: Sendable, Equatable, Codable {
+  /// Atomically replace the old file: readers see the old or the new file, never a mix.
+  case replace
+  /// Keep the old file and fail with `DownloadError.destinationExists`.
+  case fail
+}
+
+/// The temporary file a download writes to, and the destination it becomes when complete.
+public struct PartialFile: Sendable, Hashable, Codable {
+  /// Where the bytes are written while the download runs.
+  public let url: URL
+  /// Where the finished file goes.
+  public let destination: URL
+
+  /// Reattaches to a partial file kept by a paused download.
+  public init(url: URL, destination: URL) {
+    self.url = url
+    self.destination = destination
+  }
+
+  /// A new, empty temporary file for `destination`.
+  ///
+  /// It lives in the destination's directory (a rename is atomic only within one file system) under
+  /// a hidden, unique name, so two downloads never share one and the destination is untouched.
+  public static func create(for destination: URL) throws -> PartialFile {
+    // For now the bytes go straight to the destination: replace this with a temporary file.
+    guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+    }
+    return PartialFile(url: destination, destination: destination)
+  }
+
+  /// The size of the partial file, 0 when it is missing.
+  public var size: Int64 {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+    return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+  }
+
+  /// Opens the partial file for writing after its first `offset` bytes: anything beyond them is
+  /// cut off (a restart passes 0). Creates the file if it is missing.
+  public func openForWriting(at offset: Int64) throws -> FileHandle {
+    if !FileManager.default.fileExists(atPath: url.path) {
+      guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+      }
+    }
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.truncate(atOffset: UInt64(max(0, offset)))
+    try handle.seekToEnd()
+    return handle
+  }
+
+  /// Moves the complete file to `destination` in one step and returns the destination.
+  ///
+  /// `.replace` renames over an existing file (atomic); `.fail` throws
+  /// `DownloadError.destinationExists` and leaves both files as they are.
+  public func commit(policy: ExistingFilePolicy) throws -> URL {
+    destination
+  }
+
+  /// Removes the temporary file, if it is still there. Never touches the destination.
+  public func discard() {
+  }
+}

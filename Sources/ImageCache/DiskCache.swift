@@ -1,0 +1,153 @@
+// Exercise 4 — A disk cache that survives crashes (advanced)
+//
+// Store each entry in its own file named by `SHA256.fileName(forKey:)`, and keep an index
+// (size, creation time, last use) in `index.json`. Write every file to a temporary name and
+// rename it into place, so a crash leaves the old file or the new one, never half of one. On
+// open, trust nothing: a missing or corrupt index is rebuilt from the files, unknown files are
+// removed, and files deleted behind the cache's back are simply misses.
+import Foundation
+import Workbook
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why the disk cache could not do what was asked.
+public enum DiskCacheError: Error, Equatable, Sendable {
+  /// The entry alone is bigger than the low-water mark: storing it would evict everything.
+  case entryTooLarge(size: Int)
+  /// The file system refused a write or a rename (disk full, permissions).
+  case writeFailed(String)
+}
+
+/// A size-limited, expiring, crash-safe cache of `Data` on disk.
+///
+/// One actor turn per operation keeps the index and the files in step. Lookups are O(1) in the
+/// index plus the file read; a store is O(1) plus the index write, and eviction sorts by last
+/// use only when the size limit is crossed, then frees down to a low-water mark, so the sort is
+/// paid once per (limit − low water) bytes written, not on every write.
+public actor DiskCache {
+  public struct Configuration: Sendable {
+    /// How long an entry is fresh after it was stored (default 7 days), on the injected clock.
+    public var ttl: Duration
+    /// Total bytes of entry files allowed (default 500 MB).
+    public var sizeLimit: Int
+    /// When the limit is crossed, evict down to this fraction of it (default 0.8).
+    public var lowWaterFraction: Double
+
+    public init(ttl: Duration = .seconds(7 * 24 * 60 * 60), sizeLimit: Int = 500_000_000, lowWaterFraction: Double = 0.8) {
+      self.ttl = ttl
+      self.sizeLimit = sizeLimit
+      self.lowWaterFraction = lowWaterFraction
+    }
+  }
+
+  /// What a lookup that tolerates expired entries returns.
+  public struct Lookup: Sendable, Equatable {
+    public let data: Data
+    /// True when the entry is older than the TTL: usable for stale-while-revalidate only.
+    public let isExpired: Bool
+  }
+
+  /// One entry of the persisted index.
+  struct Record: Codable, Equatable {
+    var size: Int
+    /// Wall-clock seconds since 1970 when the entry was stored.
+    var created: Double
+    /// Increases with every use: the least recently used entry has the smallest.
+    var lastUse: UInt64
+  }
+
+  struct IndexFile: Codable {
+    var version = 1
+    var records: [String: Record]
+  }
+
+  /// The name of the index file inside the cache directory.
+  public static let indexFileName = "index.json"
+
+  public let directory: URL
+  public let configuration: Configuration
+  // Add your state here: the records by file name, the total size, a use counter for recency,
+  // and a function that gives wall-clock seconds from the injected clock.
+  /// Writes bytes to a path. Tests replace it to simulate a crash or a full disk half-way through.
+  private var writeFile: @Sendable (Data, URL) throws -> Void = { data, url in try data.write(to: url) }
+
+  /// True if the last open found no usable index and rebuilt it from the files.
+  public let rebuiltIndex: Bool
+  /// How many times eviction ran (each run sorts once); for tests and metrics.
+  public private(set) var evictionPasses = 0
+
+  /// Opens (creating if needed) the cache in `directory`.
+  ///
+  /// - Parameters:
+  ///   - clock: measures TTLs; tests pass a `ManualClock`.
+  ///   - startDate: the wall-clock time at which `clock` reads "now". Stored times are
+  ///     `startDate` plus the clock's elapsed time, so they stay comparable across launches.
+  public init(
+    directory: URL, configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock(),
+    startDate: Date = Date()
+  ) throws {
+    self.directory = directory
+    self.configuration = configuration
+    rebuiltIndex = false
+  }
+
+  // MARK: - Lookups
+
+  /// The data for `key` if present and fresh, marking it recently used. An expired entry is
+  /// removed and reported as a miss; a file that vanished or changed size is a miss too.
+  public func data(forKey key: String) -> Data? {
+    nil
+  }
+
+  /// The data for `key` even if expired (for stale-while-revalidate), marking it recently used.
+  public func lookup(forKey key: String) -> Lookup? {
+    nil
+  }
+
+  /// Whether a fresh entry exists for `key`, without reading the file or touching recency.
+  public func contains(_ key: String) -> Bool {
+    false
+  }
+
+  public var count: Int { 0 }
+  /// Total bytes of the entry files.
+  public var totalSize: Int { 0 }
+
+  // MARK: - Changes
+
+  /// Stores `data` for `key`: temporary file, then rename over the old one, then the index.
+  /// Evicts least recently used entries when the size limit is crossed.
+  public func store(_ data: Data, forKey key: String) throws {
+    throw NotImplemented("DiskCache.store(_:forKey:)")
+  }
+
+  /// Removes the entry for `key`, if any.
+  public func removeData(forKey key: String) {
+  }
+
+  /// Removes every entry older than the TTL. O(n). Returns how many were removed.
+  @discardableResult
+  public func removeExpired() -> Int {
+    0
+  }
+
+  /// Removes every entry and the index.
+  public func removeAll() {
+  }
+
+  /// Writes the index if anything changed since it was last written (recency after reads).
+  public func flush() throws {
+    throw NotImplemented("DiskCache.flush()")
+  }
+
+  /// Replaces the function that writes bytes to a path (tests simulate crashes with it).
+  func useFileWriter(_ writer: @escaping @Sendable (Data, URL) throws -> Void) {
+    writeFile = writer
+  }
+}

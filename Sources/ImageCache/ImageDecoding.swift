@@ -1,0 +1,109 @@
+// Exercise 1 — Image values from headers (beginner)
+//
+// A cache needs two numbers about an image before it decodes a single pixel: its width and its
+// height, because decoded memory is width × height × 4 bytes whatever the file size. Read them
+// from the PNG, GIF and JPEG headers in `HeaderImageDecoder.decode(_:)`. Never trap on bad input:
+// short data is `.truncated`, anything else that is not one of the three formats is
+// `.notAnImage`, and absurd dimensions are typed errors too.
+import Foundation
+import Workbook
+
+/// The container formats the header decoder understands.
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
+  case png, jpeg, gif
+}
+
+/// A platform-neutral image: the encoded bytes plus what a cache must know about them.
+///
+/// Graded code never touches UIKit, so the "image" is a value that runs everywhere. An app wraps
+/// a `UIImage` or `CGImage` the same way; only `cost` matters to the cache.
+public struct DecodedImage: Sendable, Hashable {
+  public let format: ImageFormat
+  public let width: Int
+  public let height: Int
+  /// The encoded file, exactly as it came from the network or the disk.
+  public let bytes: Data
+
+  public init(format: ImageFormat, width: Int, height: Int, bytes: Data) {
+    self.format = format
+    self.width = width
+    self.height = height
+    self.bytes = bytes
+  }
+
+  /// Bytes the decoded bitmap occupies: width × height × 4 (RGBA, 8 bits per channel).
+  ///
+  /// This, not `bytes.count`, is what an image costs in memory: a 40 KB JPEG of 3000 × 2000
+  /// pixels decodes to 24 MB. Saturates instead of overflowing, so hostile headers cannot trap.
+  public var cost: Int {
+    bytes.count
+  }
+}
+
+/// Why data could not be turned into a `DecodedImage`.
+public enum ImageDecodingError: Error, Equatable, Sendable {
+  /// The data starts like an image but ends before the dimensions.
+  case truncated
+  /// The data is not a PNG, JPEG or GIF at all (an HTML error page, JSON, garbage).
+  case notAnImage
+  /// The header says 0 × something: nothing to draw, and a divide-by-zero waiting to happen.
+  case invalidDimensions(width: Int, height: Int)
+  /// More pixels than the decoder accepts: decoding it would exhaust memory on a phone.
+  case tooLarge(width: Int, height: Int)
+}
+
+/// Turns encoded bytes into a `DecodedImage`. Pluggable so an app can use ImageIO or UIKit while
+/// the graded code and its tests stay platform-neutral.
+public protocol ImageDecoder: Sendable {
+  /// Decodes `data`, throwing `ImageDecodingError` for anything that is not a usable image.
+  func decode(_ data: Data) throws -> DecodedImage
+}
+
+/// Reads the dimensions from the first bytes of a PNG, GIF or JPEG file. O(header size): PNG and
+/// GIF are fixed offsets; JPEG walks segment headers up to the first frame header.
+public struct HeaderImageDecoder: ImageDecoder {
+  /// Images with more pixels than this are refused with `.tooLarge` (default 50 megapixels,
+  /// 200 MB decoded: more than a low-end phone gives an app).
+  public let maximumPixelCount: Int
+
+  public init(maximumPixelCount: Int = 50_000_000) {
+    self.maximumPixelCount = maximumPixelCount
+  }
+
+  public func decode(_ data: Data) throws -> DecodedImage {
+    // PNG: 8-byte signature, then the IHDR chunk: width at offset 16, height at 20 (big-endian).
+    // GIF: "GIF87a" or "GIF89a", width at 6, height at 8 (little-endian, 2 bytes each).
+    // JPEG: FF D8, then segments (FF, marker, 2-byte length) up to a frame header (C0–CF except
+    //       C4, C8, CC): after its length come precision (1 byte), height (2), width (2).
+    throw NotImplemented("HeaderImageDecoder.decode(_:)")
+  }
+}
+
+/// Builders for the smallest valid headers, used by the tests and by the practice scenarios.
+public enum SampleImages {
+  /// A PNG signature and IHDR chunk for a `width` × `height` image (no pixel data follows).
+  public static func png(width: Int, height: Int) -> Data {
+    var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+    bytes += Array("IHDR".utf8) + be32(width) + be32(height) + [8, 6, 0, 0, 0] + [0, 0, 0, 0]
+    return Data(bytes)
+  }
+
+  /// A GIF89a logical screen descriptor for a `width` × `height` image.
+  public static func gif(width: Int, height: Int) -> Data {
+    let bytes = Array("GIF89a".utf8) + [UInt8(width & 0xFF), UInt8(width >> 8 & 0xFF), UInt8(height & 0xFF), UInt8(height >> 8 & 0xFF)]
+    return Data(bytes + [0, 0, 0])
+  }
+
+  /// A JPEG with an APP0 segment followed by a baseline frame header (SOF0).
+  public static func jpeg(width: Int, height: Int) -> Data {
+    var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+    bytes += [0xFF, 0xC0, 0x00, 0x11, 0x08] + be16(height) + be16(width) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+    return Data(bytes + [0xFF, 0xD9])
+  }
+
+  private static func be32(_ value: Int) -> [UInt8] {
+    [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+  }
+
+  private static func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+}

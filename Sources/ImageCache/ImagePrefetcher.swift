@@ -1,0 +1,54 @@
+// Exercise 7 — A polite prefetcher (intermediate)
+//
+// Warm the cache for the rows about to scroll into view without competing with the rows on
+// screen: at most `maxConcurrent` loads at a time (default 2), at low priority, skipping URLs
+// that are already cached or already loading. When the user scrolls away, stops, or the
+// prefetcher is released, cancel everything it started: the coalescer makes sure a visible cell
+// waiting for the same URL still gets its image.
+import Foundation
+import Workbook
+
+/// Loads upcoming images into the loader's caches in the background, a few at a time.
+///
+/// `prefetch` and `cancelPrefetching` are O(k) for k URLs (plus O(n) to drop cancelled URLs
+/// from a queue of n); the queue is FIFO, so the rows
+/// nearest the screen, which the caller passes first, load first.
+public actor ImagePrefetcher {
+  public nonisolated let loader: ImageLoader
+  public nonisolated let maxConcurrent: Int
+  public nonisolated let priority: TaskPriority
+  // Add your state here: the queue of URLs waiting for a slot, and the task running for each
+  // URL being prefetched (with an id, so a late finish cannot remove a newer run).
+  /// URLs that were skipped because they were cached or loading when their turn came.
+  public private(set) var skippedCount = 0
+  /// URLs whose prefetch ran to the end (loaded or failed).
+  public private(set) var completedCount = 0
+
+  public init(loader: ImageLoader, maxConcurrent: Int = 2, priority: TaskPriority = .low) {
+    self.loader = loader
+    self.maxConcurrent = max(1, maxConcurrent)
+    self.priority = priority
+  }
+
+  deinit {
+    // Cancel every running task here: a released prefetcher must not keep loading.
+  }
+
+  /// Queues `urls` (nearest first) and starts loads while fewer than `maxConcurrent` run.
+  /// A URL already queued or running is not queued twice.
+  public func prefetch(_ urls: [URL]) {
+  }
+
+  /// Forgets queued `urls` and cancels their running loads (the user scrolled away from them).
+  public func cancelPrefetching(_ urls: [URL]) {
+  }
+
+  /// Cancels every queued and running prefetch.
+  public func stop() {
+  }
+
+  /// URLs waiting for a free slot.
+  public var pendingCount: Int { 0 }
+  /// Prefetches running now (never more than `maxConcurrent`).
+  public var runningCount: Int { 0 }
+}

@@ -1,0 +1,130 @@
+// Exercise 2 — An LRU memory cache (intermediate)
+//
+// Build a least-recently-used cache with O(1) get, set and remove: a dictionary from key to a
+// node, and a doubly linked list of nodes from most to least recently used. A read moves the
+// node to the front; when the cost or count limit is exceeded, nodes leave from the back.
+// The API is synchronous and thread-safe: keep all state inside one `Mutex`.
+import Synchronization
+import Workbook
+
+/// A thread-safe, least-recently-used memory cache with cost and count limits.
+///
+/// Unlike `NSCache`, whose eviction order is unspecified (and on Linux follows cost, not use),
+/// this cache always evicts the entry that was used longest ago, so a scrolling feed keeps what
+/// is on screen. Every operation is O(1): a dictionary lookup plus a few pointer moves.
+public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+  public struct Configuration: Sendable {
+    /// Total cost the cache may hold (for images: decoded bytes).
+    public var costLimit: Int
+    /// Number of entries the cache may hold.
+    public var countLimit: Int
+    /// An entry that costs more than this fraction of `costLimit` is not stored at all: one
+    /// huge image must not flush a screenful of small ones.
+    public var maximumEntryFraction: Double
+    /// How long an entry stays valid after it was stored, measured on the injected clock;
+    /// nil keeps entries until they are evicted.
+    public var ttl: Duration?
+
+    public init(costLimit: Int, countLimit: Int, maximumEntryFraction: Double = 0.25, ttl: Duration? = nil) {
+      self.costLimit = costLimit
+      self.countLimit = countLimit
+      self.maximumEntryFraction = maximumEntryFraction
+      self.ttl = ttl
+    }
+  }
+
+  /// Hit and miss counters, for the loader's metrics and for tuning the limits.
+  public struct Statistics: Sendable, Equatable {
+    public var hits = 0
+    public var misses = 0
+    public var evictions = 0
+
+    public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0) {
+      self.hits = hits
+      self.misses = misses
+      self.evictions = evictions
+    }
+
+    /// hits / (hits + misses), 0 before the first lookup.
+    public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+  }
+
+  /// What the app tells the cache about its situation.
+  public enum MemoryEvent: Sendable {
+    /// The system is short of memory (`didReceiveMemoryWarningNotification`): drop everything.
+    case memoryWarning
+    /// The app went to the background: shrink to half the cost limit, so the app is less likely
+    /// to be killed while suspended, and keep the most recently used half.
+    case didEnterBackground
+  }
+
+  // Add your state here: a dictionary from key to node, the doubly linked list (head = most
+  // recently used, tail = least), the total cost and the statistics, all inside one `Mutex`.
+  // Tip: keep nodes in an array and link them by index, reusing freed slots.
+
+  public let configuration: Configuration
+  private let cost: @Sendable (Value) -> Int
+  private let now: @Sendable () -> Duration
+
+  /// - Parameters:
+  ///   - cost: the cost of one value, for images `\.cost` (decoded bytes).
+  ///   - clock: the clock TTLs are measured on; tests pass a `ManualClock`.
+  public init(
+    configuration: Configuration, clock: any Clock<Duration> = ContinuousClock(),
+    cost: @escaping @Sendable (Value) -> Int
+  ) {
+    self.configuration = configuration
+    self.cost = cost
+    self.now = Self.elapsedTime(on: clock)
+  }
+
+  private static func elapsedTime<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
+    let origin = clock.now
+    return { origin.duration(to: clock.now) }
+  }
+
+  /// The value for `key`, marking it most recently used; nil (a miss) if absent or expired. O(1).
+  public func value(forKey key: Key) -> Value? {
+    nil
+  }
+
+  /// Stores `value` as the most recently used entry, then evicts from the least recently used
+  /// end until both limits hold. O(1) amortized (each eviction removes an entry that was added).
+  ///
+  /// - Returns: false when the value was not stored because it costs more than
+  ///   `maximumEntryFraction` of the cost limit (an older value for `key` is removed then, so the
+  ///   cache never serves a stale one).
+  @discardableResult
+  public func setValue(_ value: Value, forKey key: Key) -> Bool {
+    false
+  }
+
+  /// Removes and returns the value for `key`. O(1).
+  @discardableResult
+  public func removeValue(forKey key: Key) -> Value? {
+    nil
+  }
+
+  /// Empties the cache (statistics are kept). O(n).
+  public func removeAll() {
+  }
+
+  /// Reacts to a memory warning (purge everything) or to going to the background (trim to half
+  /// the cost limit, least recently used first).
+  public func handle(_ event: MemoryEvent) {
+  }
+
+  /// Evicts least recently used entries until the total cost is at most `cost`.
+  public func trim(toCost cost: Int) {
+  }
+
+  public var count: Int { 0 }
+  public var totalCost: Int { 0 }
+  public var statistics: Statistics { Statistics() }
+
+  /// Whether `key` is stored, without counting a hit or a miss and without touching recency.
+  public func contains(_ key: Key) -> Bool { false }
+
+  /// The keys from most to least recently used. O(n); for tests and debugging.
+  public var keysByRecency: [Key] { [] }
+}

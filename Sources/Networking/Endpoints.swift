@@ -1,0 +1,306 @@
+// Exercise 6 — An endpoint catalog, stubs and pagination (intermediate)
+//
+// Describe the whole API as data, one enum case per endpoint, in the style of Moya's TargetType:
+// its path, method, query, body, whether it needs the token, and a sample response. With that,
+// a stubbing client can serve the samples (for tests and previews), and the screens get the
+// small types they need: a response envelope with field errors, page- and cursor-based pages,
+// and a `LoadingState` that keeps what is on screen while a refresh runs or fails.
+import Foundation
+import Workbook
+
+/// Where the API lives. Each base URL carries the `/v1` prefix every path is appended to.
+public enum APIEnvironment: Sendable, Equatable {
+  case development
+  case staging
+  case production
+  /// Any other server, such as the local practice server.
+  case custom(URL)
+
+  public var baseURL: URL {
+    URL(string: "http://127.0.0.1")!
+  }
+}
+
+/// A user, as `/users/me` returns it.
+public struct User: Codable, Sendable, Equatable {
+  public var id: String
+  public var name: String
+  public var email: String
+
+  public init(id: String, name: String, email: String) {
+    self.id = id
+    self.name = name
+    self.email = email
+  }
+}
+
+/// A post, as the posts, search and feed endpoints return it.
+public struct Post: Codable, Sendable, Equatable, Identifiable {
+  public var id: String
+  public var author: String
+  public var text: String
+  public var createdAt: Date
+  public var likeCount: Int
+  public var likedByMe: Bool
+  public var commentCount: Int
+  public var imageUrl: URL?
+
+  public init(
+    id: String, author: String, text: String, createdAt: Date, likeCount: Int = 0, likedByMe: Bool = false,
+    commentCount: Int = 0, imageUrl: URL? = nil
+  ) {
+    self.id = id
+    self.author = author
+    self.text = text
+    self.createdAt = createdAt
+    self.likeCount = likeCount
+    self.likedByMe = likedByMe
+    self.commentCount = commentCount
+    self.imageUrl = imageUrl
+  }
+}
+
+struct LoginBody: Encodable, Sendable {
+  var email: String
+  var password: String
+}
+
+struct RegisterBody: Encodable, Sendable {
+  var name: String
+  var email: String
+  var password: String
+}
+
+struct RefreshBody: Encodable, Sendable {
+  var refreshToken: String
+}
+
+struct NameBody: Encodable, Sendable {
+  var name: String
+}
+
+struct TextBody: Encodable, Sendable {
+  var text: String
+}
+
+/// Every endpoint of the API.
+public enum API: TargetType {
+  case login(email: String, password: String)
+  case register(name: String, email: String, password: String)
+  case refresh(refreshToken: String)
+  case logout
+  case profile
+  case updateProfile(name: String)
+  case uploadAvatar(Data, filename: String, mimeType: String)
+  /// Page-based: `page` from 1.
+  case posts(page: Int, limit: Int)
+  case post(id: String)
+  case createPost(text: String)
+  case updatePost(id: String, text: String)
+  case deletePost(id: String)
+  case search(query: String)
+  /// An endpoint the catalog does not know yet.
+  case custom(method: HTTPMethod, path: String, query: [String: String], requiresAuth: Bool)
+
+  /// One example of every case, for tests and previews.
+  public static let examples: [API] = [
+    .login(email: "ada@example.com", password: "secret"), .register(name: "Ada", email: "ada@example.com", password: "secret"),
+    .refresh(refreshToken: "r1"), .logout, .profile, .updateProfile(name: "Ada L."),
+    .uploadAvatar(Data([1, 2, 3]), filename: "me.png", mimeType: "image/png"), .posts(page: 1, limit: 20), .post(id: "p1"),
+    .createPost(text: "Hello"), .updatePost(id: "p1", text: "Hello again"), .deletePost(id: "p1"), .search(query: "swift"),
+    .custom(method: .get, path: "/health", query: [:], requiresAuth: false),
+  ]
+
+  public var path: String {
+    "/"
+  }
+
+  public var method: HTTPMethod {
+    .get
+  }
+
+  public var query: [String: String] {
+    [:]
+  }
+
+  public var body: RequestBody? {
+    nil
+  }
+
+  /// Everything but signing in, signing up and refreshing needs the token. The refresh call
+  /// must never carry (or wait for) the access token it is renewing.
+  public var requiresAuth: Bool {
+    false
+  }
+
+  /// A response the real server could send, in its JSON conventions.
+  public var sampleData: Data {
+    Data()
+  }
+}
+
+/// A field the server rejected, and why.
+public struct FieldError: Codable, Sendable, Equatable {
+  public var field: String
+  public var message: String
+
+  public init(field: String, message: String) {
+    self.field = field
+    self.message = message
+  }
+}
+
+/// The server's envelope: `{"data": …}` on success, `{"errors": [{"field", "message"}]}` when
+/// a form did not validate.
+public struct APIResponse<T: Decodable & Sendable>: Decodable, Sendable {
+  public var data: T?
+  public var errors: [FieldError]?
+
+  public init(data: T?, errors: [FieldError]? = nil) {
+    self.data = data
+    self.errors = errors
+  }
+
+  /// The messages for one field, in order, for showing under that field.
+  public func messages(for field: String) -> [String] {
+    []
+  }
+
+  /// The data, or a `ValidationError` when the envelope has field errors or no data.
+  public func unwrap() throws(ValidationError) -> T {
+    throw ValidationError(fields: [])
+  }
+}
+
+/// A form the server rejected, field by field.
+public struct ValidationError: Error, Sendable, Equatable {
+  public var fields: [FieldError]
+}
+
+/// One page of a page-based list (`?page=&limit=`), pages counted from 1.
+public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
+  public var items: [Item]
+  public var page: Int
+  public var limit: Int
+  public var total: Int
+
+  /// Whether a page after this one exists.
+  public var hasMore: Bool { false }
+  /// The number of the next page, or nil after the last one.
+  public var nextPage: Int? { nil }
+}
+
+/// One page of a cursor-based list: the items and the opaque cursor of the next page (nil at
+/// the end). Decodes `items` or, as the feed sends it, `posts`.
+public struct CursorPage<Item: Decodable & Sendable>: Decodable, Sendable {
+  public var items: [Item]
+  public var nextCursor: String?
+
+  public init(items: [Item], nextCursor: String?) {
+    self.items = items
+    self.nextCursor = nextCursor
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case items, posts, nextCursor
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    items = try container.decodeIfPresent([Item].self, forKey: .items) ?? container.decode([Item].self, forKey: .posts)
+    nextCursor = try container.decodeIfPresent(String.self, forKey: .nextCursor)
+  }
+}
+
+/// A list loaded page after page with cursors. Items already shown are never shown twice, even
+/// when the server repeats one on the next page (it moved while the user scrolled).
+public struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Sendable where Item.ID: Sendable {
+  public private(set) var items: [Item] = []
+  /// The cursor to send for the next page; nil before the first page and after the last.
+  public private(set) var nextCursor: String?
+  /// True once a page came back without a next cursor.
+  public private(set) var isExhausted = false
+  private var seen: Set<Item.ID> = []
+
+  public init() {}
+
+  /// Appends the page's new items, in order, and remembers its cursor. Ignored once exhausted.
+  /// O(page size).
+  public mutating func apply(_ page: CursorPage<Item>) {
+
+  }
+
+  /// Starts over, for pull to refresh.
+  public mutating func reset() {
+
+  }
+}
+
+/// What a screen shows for something it loads. Loading and failing keep the value already on
+/// screen, so a refresh never blanks the list.
+public enum LoadingState<Value: Sendable>: Sendable {
+  case idle
+  case loading(previous: Value?)
+  case loaded(Value)
+  case failed(NetworkError, previous: Value?)
+
+  /// The value to show, if any, whatever the state.
+  public var value: Value? {
+    switch self {
+    case .idle: return nil
+    case .loading(let previous), .failed(_, let previous): return previous
+    case .loaded(let value): return value
+    }
+  }
+
+  public var isLoading: Bool {
+    if case .loading = self { return true }
+    return false
+  }
+
+  public var error: NetworkError? {
+    if case .failed(let error, _) = self { return error }
+    return nil
+  }
+
+  /// Moves to `.loading`, keeping the value on screen.
+  public mutating func startLoading() {
+
+  }
+
+  /// Moves to `.loaded` on success, to `.failed` (keeping the value) on failure. A cancelled load
+  /// is not a failure: the state goes back to the value it had, or to `.idle`.
+  public mutating func finish(with result: Result<Value, NetworkError>) {
+
+  }
+}
+
+extension LoadingState: Equatable where Value: Equatable {}
+
+/// Serves every target's `sampleData` without a network: at once, or after a delay on the
+/// injected clock (to show spinners in previews and to test slow paths).
+public struct StubbingClient<C: Clock>: Sendable where C.Duration == Duration {
+  public enum Behavior: Sendable {
+    case immediate
+    case delayed(Duration)
+  }
+
+  public let behavior: Behavior
+  public let clock: C
+
+  public init(behavior: Behavior = .immediate, clock: C) {
+    self.behavior = behavior
+    self.clock = clock
+  }
+
+  /// The sample body of `target`, after the delay. Cancellation during the delay throws
+  /// `.cancelled`.
+  public func data(for target: some TargetType) async throws(NetworkError) -> Data {
+    throw .encoding("not implemented yet: StubbingClient.data(for:)")
+  }
+
+  /// The sample body of `target`, decoded as `type` with the API's JSON conventions.
+  public func decode<T: Decodable>(_ type: T.Type, for target: some TargetType) async throws(NetworkError) -> T {
+    throw .encoding("not implemented yet: StubbingClient.decode(_:for:)")
+  }
+}

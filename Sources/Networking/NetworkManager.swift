@@ -1,0 +1,95 @@
+// Exercise 7 — The manager (advanced)
+//
+// Tie it together: build the request, run it under the retry policy, add the token and replay a
+// 401 once, pass every attempt through the plugins, send it with a real `URLSession`, check the
+// status and decode. Two details decide whether it behaves in an app: cancelling the caller's
+// task must cancel the `URLSessionTask` (or a closed screen keeps downloading), and the
+// request's priority must reach the `URLSessionTask` (or a prefetch competes with what is on
+// screen).
+import Foundation
+import Synchronization
+import Workbook
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// How urgent a request is, passed to `URLSessionTask.priority`.
+public enum RequestPriority: Sendable, CaseIterable {
+  /// Prefetching, analytics.
+  case low
+  case normal
+  /// What the user is waiting for.
+  case high
+
+  /// The value for `URLSessionTask.priority` (0.25, 0.5, 0.75: URLSession's low, default, high).
+  public var taskPriority: Float {
+    0.5
+  }
+}
+
+/// The app's one entry point to the API.
+///
+/// An actor, so its few pieces of mutable state (the request counter) need no lock; everything
+/// slow happens outside it (the session, the token store, the clock), so one slow request never
+/// holds up another.
+public actor NetworkManager<C: Clock> where C.Duration == Duration {
+  public nonisolated let session: URLSession
+  public nonisolated let builder: RequestBuilder
+  public nonisolated let retryPolicy: RetryPolicy
+  public nonisolated let tokens: TokenStore?
+  public nonisolated let plugins: PluginChain
+  private let clock: C
+  private let random: RandomSource
+
+  public init(
+    session: URLSession, builder: RequestBuilder, retryPolicy: RetryPolicy = RetryPolicy(), tokens: TokenStore? = nil,
+    plugins: [any NetworkPlugin] = [], clock: C, random: RandomSource = .system
+  ) {
+    self.session = session
+    self.builder = builder
+    self.retryPolicy = retryPolicy
+    self.tokens = tokens
+    self.plugins = PluginChain(plugins)
+    self.clock = clock
+    self.random = random
+  }
+
+  /// Sends `request` and decodes its response with the API's JSON conventions.
+  public func send<R: APIRequest>(_ request: R, priority: RequestPriority = .normal) async throws(NetworkError) -> R.Response {
+    throw .encoding("not implemented yet: NetworkManager.send")
+  }
+
+  /// Sends `target` and returns its successful (2xx) response.
+  ///
+  /// Retries what the policy allows, on the injected clock. A target that requires auth gets
+  /// `Authorization: Bearer <token>` from the token store and, after a 401, is replayed once with
+  /// a refreshed token; a target that does not is sent as it is and a 401 is final.
+  public func response(for target: some TargetType, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
+    throw .encoding("not implemented yet: NetworkManager.response(for:)")
+  }
+
+  /// Sends one request, with no retry, status check or plugin. Cancelling the calling task
+  /// cancels the `URLSessionTask` at once and throws `.cancelled`.
+  public nonisolated func perform(_ request: URLRequest, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
+    throw .encoding("not implemented yet: NetworkManager.perform")
+  }
+
+  /// The `URLSessionDataTask` for `request`, not resumed yet, with `priority` set on it.
+  public nonisolated func dataTask(
+    for request: URLRequest, priority: RequestPriority,
+    completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+  ) -> URLSessionDataTask {
+    session.dataTask(with: request, completionHandler: completion)
+  }
+}
+
+extension HTTPResponse {
+  init(_ response: HTTPURLResponse, data: Data) {
+    var headers: [String: String] = [:]
+    for (name, value) in response.allHeaderFields {
+      if let name = name as? String { headers[name] = "\(value)" }
+    }
+    self.init(status: response.statusCode, headers: headers, data: data)
+  }
+}

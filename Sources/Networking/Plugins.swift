@@ -1,0 +1,205 @@
+// Exercise 5 — Plugins: tokens, redacted logs, metrics (intermediate)
+//
+// Cross-cutting work (adding the token, logging, counting) belongs in small plugins that the
+// manager calls at four points of every attempt, in order: prepare the request, it will be sent,
+// a result was received, process the result. Write the chain and three plugins. The logger is
+// the dangerous one: a log line is copied to consoles, crash reports and support tickets, so
+// tokens, cookies, API keys, passwords and emails must never reach it, whatever their case.
+import Foundation
+import Synchronization
+import Workbook
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A received HTTP response: status, headers and body.
+public struct HTTPResponse: Sendable, Equatable {
+  public var status: Int
+  public var headers: [String: String]
+  public var data: Data
+
+  public init(status: Int, headers: [String: String] = [:], data: Data = Data()) {
+    self.status = status
+    self.headers = headers
+    self.data = data
+  }
+}
+
+/// What a plugin knows about the attempt it sees.
+public struct RequestContext: Sendable, Equatable {
+  /// The same for every attempt of one `send`.
+  public var id: Int
+  /// 1 for the first attempt, 2 for the first retry, …
+  public var attempt: Int
+  public var requiresAuth: Bool
+
+  public init(id: Int, attempt: Int = 1, requiresAuth: Bool = false) {
+    self.id = id
+    self.attempt = attempt
+    self.requiresAuth = requiresAuth
+  }
+}
+
+/// A hook into every attempt. Every method has a default that does nothing.
+public protocol NetworkPlugin: Sendable {
+  /// May change the request before it is sent (add a header, sign it).
+  func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest
+  /// The request, as prepared, is about to go out.
+  func willSend(_ request: URLRequest, context: RequestContext)
+  /// The attempt finished, with a response or an error.
+  func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext)
+  /// May change the result before the caller sees it.
+  func process(_ result: Result<HTTPResponse, NetworkError>, context: RequestContext) -> Result<HTTPResponse, NetworkError>
+}
+
+extension NetworkPlugin {
+  public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
+  public func willSend(_ request: URLRequest, context: RequestContext) {}
+  public func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {}
+  public func process(_ result: Result<HTTPResponse, NetworkError>, context: RequestContext) -> Result<HTTPResponse, NetworkError> {
+    result
+  }
+}
+
+/// The plugins of a client, called in the order they were given at every one of the four points.
+public struct PluginChain: Sendable {
+  public let plugins: [any NetworkPlugin]
+
+  public init(_ plugins: [any NetworkPlugin]) {
+    self.plugins = plugins
+  }
+
+  /// Each plugin prepares the request the previous one returned.
+  public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+    // Call every plugin's prepare, in order, each on the previous one's request.
+    request
+  }
+
+  public func willSend(_ request: URLRequest, context: RequestContext) {
+  }
+
+  public func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {
+  }
+
+  /// Each plugin processes the result the previous one returned.
+  public func process(_ result: Result<HTTPResponse, NetworkError>, context: RequestContext) -> Result<HTTPResponse, NetworkError> {
+    result
+  }
+}
+
+/// Adds `Authorization: Bearer <token>` to requests that require authentication, and nothing
+/// at all when there is no token: an empty `Bearer ` header is a malformed request, not a
+/// missing login, and some servers answer it with 400 instead of 401.
+public struct AccessTokenPlugin: NetworkPlugin {
+  private let token: @Sendable () async -> String?
+
+  public init(token: @escaping @Sendable () async -> String?) {
+    self.token = token
+  }
+
+  public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+    request
+  }
+}
+
+/// Hides secrets in what gets logged.
+public enum Redactor {
+  /// What replaces a secret.
+  public static let mask = "<redacted>"
+  /// Header names whose values are secret, lowercased: header names are case-insensitive.
+  public static let sensitiveHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "x-api-key"]
+  /// JSON keys and query names whose values are secret, lowercased, without `_` and `-`:
+  /// `access_token`, `accessToken` and `Access-Token` are all the same name.
+  public static let sensitiveFields: Set<String> = ["password", "token", "accesstoken", "refreshtoken", "email"]
+
+  static func isSensitiveField(_ name: String) -> Bool {
+    false
+  }
+
+  /// The headers with secret values masked, whatever the letter case of their names.
+  public static func headers(_ headers: [String: String]) -> [String: String] {
+    headers
+  }
+
+  /// The URL as text with the values of secret query items masked (a URL lands in logs whole).
+  public static func url(_ url: URL) -> String {
+    url.absoluteString
+  }
+
+  /// A body for the log: JSON with secret fields masked at any depth, or only its size when it
+  /// is not JSON (it could be a form or a file, and nobody checked it for secrets).
+  public static func body(_ data: Data) -> String {
+    String(decoding: data, as: UTF8.self)
+  }
+
+  static func redact(_ value: Any) -> Any {
+    value
+  }
+}
+
+/// Logs every attempt and its result, one line per fact, with every secret redacted.
+public struct LoggingPlugin: NetworkPlugin {
+  private let sink: @Sendable (String) -> Void
+
+  /// `sink` receives each line: `print`, an `os.Logger`, or a test's recorder.
+  public init(sink: @escaping @Sendable (String) -> Void) {
+    self.sink = sink
+  }
+
+  public func willSend(_ request: URLRequest, context: RequestContext) {
+
+  }
+
+  public func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {
+
+  }
+
+  static func describe(_ error: NetworkError) -> String {
+    "\(error)"
+  }
+}
+
+/// Counts attempts and measures their durations on an injected clock.
+public final class MetricsPlugin<C: Clock>: NetworkPlugin where C.Duration == Duration {
+  /// A snapshot of what was counted.
+  public struct Metrics: Sendable, Equatable {
+    /// Attempts sent, retries included.
+    public var requests = 0
+    public var successes = 0
+    public var failures = 0
+    /// Attempts after the first of their request.
+    public var retries = 0
+    /// The duration of every finished attempt, in order.
+    public var durations: [Duration] = []
+
+    /// Successes among finished attempts, 0 when none finished.
+    public var successRate: Double {
+      let finished = successes + failures
+      return finished == 0 ? 0 : Double(successes) / Double(finished)
+    }
+  }
+
+  private struct State {
+    var metrics = Metrics()
+    var started: [Int: C.Instant] = [:]
+  }
+
+  private let clock: C
+  private let state = Mutex(State())
+
+  public init(clock: C) {
+    self.clock = clock
+  }
+
+  public var metrics: Metrics { state.withLock { $0.metrics } }
+
+  public func willSend(_ request: URLRequest, context: RequestContext) {
+
+  }
+
+  /// A success is a response with a status in 200–299; anything else is a failure.
+  public func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {
+
+  }
+}

@@ -1,0 +1,113 @@
+// Exercise 2 — Building requests (intermediate)
+//
+// Turn a `TargetType` into a `URLRequest`. The details are where real apps break: a base URL of
+// `https://api.example.com/v1` must keep its `/v1`; a query value with `&`, `+` or spaces must be
+// percent-encoded; the same query must produce the same URL every time (caches and signatures
+// depend on it); JSON uses snake_case keys and ISO-8601 dates; a multipart body must be exact to
+// the byte, CRLFs included.
+import Foundation
+import Workbook
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What a request sends as its body.
+public enum RequestBody: Sendable {
+  /// A value encoded with `JSONCoding.encoder()`; sent as `application/json`.
+  case json(any Encodable & Sendable)
+  /// Raw bytes with their content type.
+  case data(Data, contentType: String)
+  /// A `multipart/form-data` body, for file uploads.
+  case multipart(MultipartFormData)
+}
+
+/// The JSON conventions of the API: snake_case keys and ISO-8601 dates, both ways.
+public enum JSONCoding {
+  public static func encoder() -> JSONEncoder {
+    JSONEncoder()
+  }
+
+  public static func decoder() -> JSONDecoder {
+    JSONDecoder()
+  }
+}
+
+/// A `multipart/form-data` body (RFC 7578): fields and files separated by a boundary.
+public struct MultipartFormData: Sendable, Equatable {
+  /// One field or file.
+  public struct Part: Sendable, Equatable {
+    public var name: String
+    public var filename: String?
+    public var contentType: String?
+    public var data: Data
+  }
+
+  /// A string that must not occur in any part; a UUID makes that practically certain.
+  public let boundary: String
+  public private(set) var parts: [Part] = []
+
+  public init(boundary: String = "Boundary-\(UUID().uuidString)") {
+    self.boundary = boundary
+  }
+
+  /// Adds a text field.
+  public mutating func append(_ value: String, name: String) {
+    parts.append(Part(name: name, filename: nil, contentType: nil, data: Data(value.utf8)))
+  }
+
+  /// Adds a file.
+  public mutating func append(_ data: Data, name: String, filename: String, contentType: String) {
+    parts.append(Part(name: name, filename: filename, contentType: contentType, data: data))
+  }
+
+  /// The value of the `Content-Type` header, which carries the boundary.
+  public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+  /// The body: for every part `--boundary`, its headers, an empty line and its bytes, each line
+  /// ended by CRLF; then `--boundary--` and a CRLF. O(total size).
+  public func encoded() -> Data {
+    Data()
+  }
+}
+
+/// Turns targets into `URLRequest`s against one base URL.
+public struct RequestBuilder: Sendable {
+  /// The API root, possibly with a path prefix such as `/v1` that every request keeps.
+  public var baseURL: URL
+  /// Headers on every request, such as `Accept` or the app version. A target's own headers win.
+  public var defaultHeaders: [String: String]
+  /// The timeout of a request whose target does not set one.
+  public var defaultTimeout: TimeInterval
+
+  public init(
+    baseURL: URL, defaultHeaders: [String: String] = ["Accept": "application/json"], defaultTimeout: TimeInterval = 30
+  ) {
+    self.baseURL = baseURL
+    self.defaultHeaders = defaultHeaders
+    self.defaultTimeout = defaultTimeout
+  }
+
+  /// The characters left as they are in a query name or value (RFC 3986 "unreserved"); every
+  /// other byte is percent-encoded, `&`, `=`, `+` and spaces included.
+  static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+  /// The URL of `target`: base URL, its path prefix kept, the target's path, and the query
+  /// percent-encoded and sorted by name (then value), so equal targets give equal URLs.
+  ///
+  /// Throws `.badURL` when the base URL has no scheme or host, or the path carries `?` or `#`.
+  public func url(for target: some TargetType) throws(NetworkError) -> URL {
+    baseURL
+  }
+
+  static func encode(_ text: String) -> String {
+    text
+  }
+
+  /// The complete request: URL, method, headers (defaults, then the target's, which win), the
+  /// `Idempotency-Key` header when the target has a key, the body with its `Content-Type`, and the
+  /// timeout (the target's or the default).
+  public func makeRequest(for target: some TargetType) throws(NetworkError) -> URLRequest {
+    URLRequest(url: baseURL)
+  }
+}

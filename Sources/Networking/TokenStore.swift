@@ -1,0 +1,83 @@
+// Exercise 4 — Single-flight token refresh (advanced)
+//
+// When an access token expires, every request in flight gets a 401 at about the same moment.
+// If each of them refreshes, the server sees twenty refresh calls, and with rotating refresh
+// tokens all but one of them fail and sign the user out. Keep one refresh task in flight and
+// let every caller await it. A request that got a 401 is replayed once with the new token;
+// a second 401 is final.
+import Foundation
+import Workbook
+
+/// An access token, the refresh token that renews it, and when the access token expires.
+public struct AuthToken: Codable, Sendable, Equatable {
+  public var accessToken: String
+  public var refreshToken: String
+  public var expiresAt: Date
+
+  public init(accessToken: String, refreshToken: String, expiresAt: Date) {
+    self.accessToken = accessToken
+    self.refreshToken = refreshToken
+    self.expiresAt = expiresAt
+  }
+}
+
+/// Owns the session's token and refreshes it, once, however many callers need a new one.
+///
+/// The refresh function is called with the refresh token and talks to the server directly:
+/// it must never go through the code that handles 401s, or a rejected refresh would trigger
+/// another refresh.
+public actor TokenStore {
+  /// Exchanges a refresh token for a new token. Throwing `.unauthorized` means the refresh
+  /// token itself is dead: the store signs out.
+  public typealias Refresh = @Sendable (_ refreshToken: String) async throws -> AuthToken
+
+  private var token: AuthToken?
+  // Add what you need to remember a refresh in flight.
+  private let refresh: Refresh
+  private let now: @Sendable () -> Date
+  /// How long before expiry a token counts as expired, so it does not die on the way.
+  public let refreshMargin: TimeInterval
+
+  public init(
+    token: AuthToken?, refreshMargin: TimeInterval = 60, now: @escaping @Sendable () -> Date = Date.init,
+    refresh: @escaping Refresh
+  ) {
+    self.token = token
+    self.refreshMargin = refreshMargin
+    self.now = now
+    self.refresh = refresh
+  }
+
+  /// The current token, without refreshing.
+  public var current: AuthToken? { token }
+
+  /// Replaces the token, after a login (a token) or a logout (nil).
+  public func set(_ token: AuthToken?) {
+    self.token = token
+  }
+
+  /// The access token to send now, or nil when signed out. A token that expires within
+  /// `refreshMargin` is refreshed first (joining a refresh already in flight).
+  public func validAccessToken() async throws(NetworkError) -> String? {
+    token?.accessToken
+  }
+
+  /// A new access token after the server rejected `rejected` with a 401.
+  ///
+  /// If the token has changed since `rejected` was sent, somebody refreshed already: the current
+  /// token is returned with no new refresh. Otherwise this starts the refresh, or joins the one in
+  /// flight. Throws `.unauthorized` when signed out or when the refresh token was rejected.
+  public func refreshedAccessToken(after rejected: String?) async throws(NetworkError) -> String {
+    throw .unauthorized
+  }
+
+  /// Runs `send` with the access token; after a 401, gets a new token and replays `send` exactly
+  /// once. A second 401, or any other error, reaches the caller.
+  public nonisolated func authorized<T>(_ send: (_ accessToken: String?) async throws -> T) async throws(NetworkError) -> T {
+    do {
+      return try await send(nil)
+    } catch {
+      throw NetworkError(mapping: error)
+    }
+  }
+}

@@ -1,0 +1,173 @@
+import Testing
+import WorkbookTesting
+
+@testable import Downloads
+
+@Suite("Exercise 3 — The scheduler", .timeLimit(.minutes(1)))
+struct Exercise3_DownloadSchedulerTests {
+  /// Work that records its start and sleeps `seconds` on `clock`, so the test decides when it ends.
+  func job(_ name: String, seconds: Int = 1, clock: ManualClock, running: Concurrency, done: Counter? = nil)
+    -> @Sendable () async -> Void
+  {
+    {
+      running.enter(name)
+      try? await clock.sleep(for: .seconds(seconds))
+      running.leave()
+      done?.increment()
+    }
+  }
+
+  @Test("the limit of 3 holds under 100 concurrent submissions, and every job runs")
+  func limitHoldsUnderLoad() async throws {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let done = Counter()
+    let scheduler = DownloadScheduler(clock: clock)
+    #expect(scheduler.maxConcurrent == 3, "the default limit is 3 transfers at once")
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<100 {
+        group.addTask {
+          let priority = DownloadPriority.allCases[index % 3]
+          await scheduler.submit(priority: priority, job("\(index)", clock: clock, running: running, done: done))
+        }
+      }
+    }
+    var rounds = 0
+    while done.value < 100 && rounds < 40 {
+      let ready = await eventually { clock.sleepers == min(3, 100 - done.value) }
+      try #require(ready, "round \(rounds): expected \(min(3, 100 - done.value)) jobs running, \(clock.sleepers) are")
+      if done.value == 100 { break }
+      let count = await scheduler.runningCount
+      #expect(count <= 3, "round \(rounds): \(count) jobs run at once, the limit is 3")
+      clock.advance(by: .seconds(1))
+      rounds += 1
+    }
+    let finished = await eventually { done.value == 100 }
+    #expect(finished, "all 100 jobs should have run, \(done.value) did")
+    #expect(running.peak == 3, "at most 3 jobs at once, and the slots should be used: peak was \(running.peak)")
+    #expect(rounds == 34, "100 one-second jobs, 3 at a time, take 34 rounds; took \(rounds)")
+  }
+
+  @Test("when a slot frees up, the highest priority job starts next")
+  func highestPriorityFirst() async throws {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock, agingBound: nil)
+    await scheduler.submit(priority: .low, job("first", clock: clock, running: running))
+    try #require(await eventually { clock.sleepers == 1 }, "the first job should start at once: a slot is free")
+    await scheduler.submit(priority: .low, job("low", clock: clock, running: running))
+    await scheduler.submit(priority: .normal, job("normal", clock: clock, running: running))
+    await scheduler.submit(priority: .high, job("high", clock: clock, running: running))
+    #expect(await scheduler.queuedCount == 3, "three jobs wait for the one slot")
+    for expected in 2...4 {
+      clock.advance(by: .seconds(1))
+      let next = await eventually { running.started.count == expected && clock.sleepers == 1 }
+      #expect(next, "the next job should start when the slot frees up")
+    }
+    clock.advance(by: .seconds(1))
+    #expect(
+      running.started == ["first", "high", "normal", "low"],
+      "after the first job, the highest priority must go first; got \(running.started)")
+  }
+
+  @Test("cancelling a queued job: it never runs and frees nothing")
+  func cancelQueued() async throws {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock)
+    let first = await scheduler.submit(job("first", clock: clock, running: running))
+    try #require(await eventually { clock.sleepers == 1 }, "the first job should start at once")
+    let second = await scheduler.submit(job("second", clock: clock, running: running))
+    let third = await scheduler.submit(job("third", clock: clock, running: running))
+    #expect(await scheduler.state(of: second) == .queued, "the second job waits for the slot")
+    await scheduler.cancel(second)
+    #expect(await scheduler.state(of: second) == nil, "a cancelled job is forgotten")
+    #expect(await scheduler.state(of: first) == .running, "cancelling a queued job must not touch the running one")
+    #expect(await scheduler.runningCount == 1, "a queued job held no slot, so cancelling it frees none")
+    #expect(await scheduler.state(of: third) == .queued, "the third job still waits: no slot was freed")
+    clock.advance(by: .seconds(1))
+    try #require(await eventually { running.started.count == 2 && clock.sleepers == 1 }, "the third job should start next")
+    clock.advance(by: .seconds(1))
+    #expect(await eventually { await scheduler.runningCount == 0 }, "everything should be done")
+    #expect(running.started == ["first", "third"], "the cancelled job must never run; started \(running.started)")
+  }
+
+  @Test("cancelling a running job frees its slot at once, even before its work has wound down")
+  func cancelRunningFreesTheSlotAtOnce() async throws {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let gate = Gate()
+    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock)
+    let slow = await scheduler.submit {
+      running.enter("slow")
+      await gate.wait()
+      running.leave()
+    }
+    try #require(await eventually { gate.waiting == 1 }, "the slow job should start at once")
+    await scheduler.submit(job("next", clock: clock, running: running))
+    await scheduler.cancel(slow)
+    let started = await eventually { running.started.contains("next") }
+    #expect(started, "the cancelled job's slot must go to the next job at once, not when its work returns")
+    #expect(await scheduler.state(of: slow) == nil, "a cancelled job is forgotten")
+    gate.open()
+    clock.advance(by: .seconds(1))
+    #expect(await eventually { await scheduler.runningCount == 0 }, "everything should be done")
+    #expect(
+      await scheduler.runningCount == 0,
+      "the slow job returning after its cancel must not free a second slot or disturb the count")
+  }
+
+  @Test("a queued job's priority can change")
+  func changePriorityWhileQueued() async throws {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock, agingBound: nil)
+    let first = await scheduler.submit(job("first", clock: clock, running: running))
+    try #require(await eventually { clock.sleepers == 1 }, "the first job should start at once")
+    await scheduler.submit(priority: .normal, job("normal", clock: clock, running: running))
+    let bumped = await scheduler.submit(priority: .low, job("bumped", clock: clock, running: running))
+    #expect(await scheduler.changePriority(of: bumped, to: .high), "a queued job's priority can change")
+    #expect(!(await scheduler.changePriority(of: first, to: .low)), "a running job is no longer queued")
+    clock.advance(by: .seconds(1))
+    try #require(await eventually { running.started.count == 2 && clock.sleepers == 1 }, "a second job should start")
+    #expect(running.started.last == "bumped", "the job raised to high should start before the normal one")
+    clock.advance(by: .seconds(1))
+  }
+
+  /// Keeps one high job waiting at every step while one low job waits, and returns at which
+  /// step the low job started (nil if it never did within `steps`).
+  func stepWhenLowRuns(agingBound: Duration?, steps: Int) async throws -> Int? {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock, agingBound: agingBound)
+    await scheduler.submit(priority: .high, job("high", clock: clock, running: running))
+    try #require(await eventually { clock.sleepers == 1 }, "the first job should start at once")
+    await scheduler.submit(priority: .low, job("low", clock: clock, running: running))
+    for step in 1...steps {
+      await scheduler.submit(priority: .high, job("high", clock: clock, running: running))
+      clock.advance(by: .seconds(1))
+      try #require(await eventually { running.started.count == step + 1 && clock.sleepers == 1 }, "a job should start")
+      if running.started.last == "low" { return step }
+    }
+    return nil
+  }
+
+  @Test("aging: a low job waiting behind an endless stream of high jobs still runs")
+  func agingPreventsStarvation() async throws {
+    let step = try await stepWhenLowRuns(agingBound: .seconds(5), steps: 30)
+    #expect(step != nil, "with a 5 s aging bound the low job must run within 30 s of high-priority traffic")
+    #expect(step == 10, "low counts as normal after 5 s and as high after 10 s, then it is the oldest high job: expected step 10, got \(String(describing: step))")
+    let starved = try await stepWhenLowRuns(agingBound: nil, steps: 30)
+    #expect(starved == nil, "without aging the low job starves while high jobs keep coming")
+  }
+
+  @Test func aLimitBelowOneIsTreatedAsOne() async throws {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let scheduler = DownloadScheduler(maxConcurrent: 0, clock: clock)
+    #expect(scheduler.maxConcurrent == 1, "a limit of 0 would run nothing ever: it is raised to 1")
+    await scheduler.submit(job("only", clock: clock, running: running))
+    #expect(await eventually { clock.sleepers == 1 }, "with the limit raised to 1, the job should run")
+    clock.advance(by: .seconds(1))
+  }
+}

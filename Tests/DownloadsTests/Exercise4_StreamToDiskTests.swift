@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+import Testing
+import WorkbookTesting
+
+@testable import Downloads
+
+@Suite("Exercise 4 — Stream to disk, chunk by chunk", .timeLimit(.minutes(1)))
+struct Exercise4_StreamToDiskTests {
+  @Test("a download streams the whole file to disk, byte for byte")
+  func downloadsTheWholeFile() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let size: Int64 = 1_000_003
+      let url = fileURL("big.bin", size: size)
+      let transport = ScriptedTransport(chunkSize: 64 * 1024)
+      transport.serve(url, .init(size: size, etag: "\"big\""))
+      let destination = directory.file("big.bin")
+      let result = try await Downloader(transport: transport).download(url, to: destination)
+      #expect(result == destination, "the download should end at its destination")
+      let data = try Data(contentsOf: destination)
+      #expect(data.count == Int(size), "the file should have all \(size) bytes, it has \(data.count)")
+      #expect(data == ScriptedTransport.content(size: size), "every byte should be the server's byte, in order")
+    }
+  }
+
+  @Test("memory stays at one chunk: everything before a chunk is on disk when that chunk is requested")
+  func eachChunkIsOnDiskBeforeTheNext() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let size: Int64 = 2 * 1024 * 1024
+      let url = fileURL("stream.bin", size: size)
+      let shortfalls = Mutex<[String]>([])
+      let transport = ScriptedTransport(chunkSize: 16 * 1024) { _, offset, index in
+        let onDisk = sizes(in: directory).values.reduce(0, +)
+        if onDisk < offset {
+          shortfalls.withLock { $0.append("chunk \(index): \(offset) bytes were handed out, \(onDisk) on disk") }
+        }
+      }
+      transport.serve(url, .init(size: size))
+      _ = try await Downloader(transport: transport).download(url, to: directory.file("stream.bin"))
+      let found = shortfalls.withLock { $0 }
+      #expect(
+        found.isEmpty,
+        "write each chunk before pulling the next one, or memory grows with the file size: \(found.prefix(3))")
+      #expect(transport.bytesServed == size, "the file should be pulled exactly once")
+    }
+  }
+
+  @Test("progress is strictly increasing, reaches the size, and ends with completion")
+  func progressIsMonotonicAndEndsWithCompletion() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let size: Int64 = 10 * 4096 + 100
+      let url = fileURL("progress.bin", size: size)
+      let transport = ScriptedTransport(chunkSize: 4096)
+      transport.serve(url, .init(size: size))
+      let destination = directory.file("progress.bin")
+      let (events, error) = await collect(Downloader(transport: transport).start(url, to: destination))
+      if let error { throw error }
+      let counts = progressCounts(events)
+      #expect(counts.count >= 11, "expected a progress event per chunk (11 chunks), got \(counts.count)")
+      #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }, "byte counts must only grow: \(counts)")
+      #expect(counts.last == size, "the last progress should be the whole size \(size), got \(String(describing: counts.last))")
+      #expect(events.last == .completed(destination), "the sequence ends with completion, got \(String(describing: events.last))")
+      let totals = events.compactMap { event -> Int64?? in
+        if case .progress(_, let total) = event { return total }
+        return nil
+      }
+      #expect(totals.allSatisfy { $0 == size }, "every progress event should carry the size the server announced")
+    }
+  }
+
+  @Test("cancelling stops pulling chunks, even from a transport that keeps delivering")
+  func cancellationStopsTheTransfer() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let chunk = 8 * 1024
+      let size = Int64(chunk * 40)
+      let url = fileURL("cancel.bin", size: size)
+      let clock = ManualClock()
+      // The transport ignores cancellation: only the reader can stop the transfer.
+      let transport = ScriptedTransport(chunkSize: chunk) { _, _, index in
+        if index == 3 { try? await clock.sleep(for: .seconds(1)) }
+      }
+      transport.serve(url, .init(size: size))
+      let handle = Downloader(transport: transport).start(url, to: directory.file("cancel.bin"))
+      let reached = await eventually { clock.sleepers == 1 }
+      if !reached { _ = try await handle.result() }
+      try #require(reached, "the transfer should reach its fourth chunk")
+      handle.cancel()
+      clock.advance(by: .seconds(1))
+      await #expect(throws: CancellationError.self, "a cancelled download ends with CancellationError") {
+        try await handle.result()
+      }
+      #expect(
+        transport.bytesServed <= Int64(chunk * 4),
+        "after the cancel no further chunk should be pulled; \(transport.bytesServed / Int64(chunk)) chunks of 40 were")
+    }
+  }
+
+  @Test("cancelling the task that reads the progress stops the download")
+  func cancellingTheReaderStopsTheDownload() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let chunk = 8 * 1024
+      let url = fileURL("reader.bin", size: Int64(chunk * 40))
+      let clock = ManualClock()
+      let transport = ScriptedTransport(chunkSize: chunk) { _, _, index in
+        if index == 3 { try? await clock.sleep(for: .seconds(1)) }
+      }
+      transport.serve(url, .init(size: Int64(chunk * 40)))
+      let handle = Downloader(transport: transport).start(url, to: directory.file("reader.bin"))
+      let reader = Task { await collect(handle) }
+      try #require(await eventually { clock.sleepers == 1 }, "the transfer should reach its fourth chunk")
+      reader.cancel()
+      _ = await reader.value
+      clock.advance(by: .seconds(1))
+      await #expect(throws: (any Error).self, "the download should stop when its reader goes away") {
+        try await handle.result()
+      }
+      #expect(transport.bytesServed <= Int64(chunk * 4), "no chunk should be pulled after the reader was cancelled")
+    }
+  }
+
+  @Test("a body that ends early is an error, not a short file")
+  func truncatedBodyFails() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("short.bin", size: 100_000)
+      let transport = ScriptedTransport(chunkSize: 4096)
+      transport.serve(url, .init(size: 100_000, endsEarlyAt: 50_000))
+      await #expect(
+        throws: DownloadError.truncated(received: 50_000, expected: 100_000),
+        "the server announced 100,000 bytes and sent 50,000: the download must fail"
+      ) {
+        try await Downloader(transport: transport).download(url, to: directory.file("short.bin"))
+      }
+    }
+  }
+
+  @Test func anEmptyFileDownloads() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("empty.bin", size: 0)
+      let transport = ScriptedTransport()
+      transport.serve(url, .init(size: 0))
+      let result = try await Downloader(transport: transport).download(url, to: directory.file("empty.bin"))
+      #expect(try Data(contentsOf: result).isEmpty, "a 0-byte file is a valid download")
+    }
+  }
+
+  @Test func anErrorStatusFails() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let transport = ScriptedTransport()
+      await #expect(throws: DownloadError.httpStatus(404), "a 404 must fail the download, not save an empty file") {
+        try await Downloader(transport: transport).download(fileURL("missing", size: 1), to: directory.file("missing"))
+      }
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import Downloads
+
+@Suite("Exercise 5 — Atomic completion", .timeLimit(.minutes(1)))
+struct Exercise5_PartialFileTests {
+  /// A transport whose transfers hold at chunk 2 until the clock moves 1 s.
+  func heldTransport(_ clock: ManualClock, chunk: Int = 4096) -> ScriptedTransport {
+    ScriptedTransport(chunkSize: chunk) { _, _, index in
+      if index == 2 { try await clock.sleep(for: .seconds(1)) }
+    }
+  }
+
+  /// Waits until the held transfer is at chunk 2; rethrows the download's error if it ended.
+  func waitUntilHeld(_ clock: ManualClock, _ handle: DownloadHandle) async throws {
+    let held = await eventually { clock.sleepers == 1 }
+    if !held { _ = try await handle.result() }
+    try #require(held, "the transfer should be running, held at its third chunk")
+  }
+
+  @Test("the destination appears only when the file is whole, and nothing else is left")
+  func destinationAppearsOnlyWhenWhole() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let clock = ManualClock()
+      let size: Int64 = 40_000
+      let url = fileURL("photo.jpg", size: size)
+      let transport = heldTransport(clock)
+      transport.serve(url, .init(size: size))
+      let destination = directory.file("photo.jpg")
+      let handle = Downloader(transport: transport).start(url, to: destination)
+      try await waitUntilHeld(clock, handle)
+      #expect(
+        !FileManager.default.fileExists(atPath: destination.path),
+        "half way through, the destination must not exist: write to a temporary file and rename it when complete")
+      #expect(directory.contents().count == 1, "one temporary file should hold the partial bytes: \(directory.contents())")
+      clock.advance(by: .seconds(1))
+      let result = try await handle.result()
+      #expect(result == destination, "the download returns its destination")
+      #expect(try Data(contentsOf: destination) == ScriptedTransport.content(size: size), "the whole file, byte for byte")
+      #expect(directory.contents() == ["photo.jpg"], "only the destination is left: \(directory.contents())")
+    }
+  }
+
+  @Test("the returned URL still holds the file after the download returned")
+  func returnedFileStays() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("keep.bin", size: 9_000)
+      let transport = ScriptedTransport(chunkSize: 4096)
+      transport.serve(url, .init(size: 9_000))
+      let result = try await Downloader(transport: transport).download(url, to: directory.file("keep.bin"))
+      for _ in 0..<100 { await Task.yield() }
+      #expect(
+        FileManager.default.fileExists(atPath: result.path),
+        "the URL a download returns must still exist afterwards: return the destination, not a temporary file that is cleaned up")
+      #expect((try? Data(contentsOf: result)) == ScriptedTransport.content(size: 9_000), "and it holds the file")
+    }
+  }
+
+  @Test("replace: the old file stays readable until the new one is complete, then it is replaced")
+  func replaceKeepsTheOldFileUntilTheEnd() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let clock = ManualClock()
+      let url = fileURL("report.pdf", size: 30_000)
+      let transport = heldTransport(clock)
+      transport.serve(url, .init(size: 30_000))
+      let destination = directory.file("report.pdf")
+      try Data("old version".utf8).write(to: destination)
+      let handle = Downloader(transport: transport, existingFile: .replace).start(url, to: destination)
+      try await waitUntilHeld(clock, handle)
+      #expect(
+        try Data(contentsOf: destination) == Data("old version".utf8),
+        "while the new file downloads, the old one must stay intact at the destination")
+      clock.advance(by: .seconds(1))
+      _ = try await handle.result()
+      #expect(try Data(contentsOf: destination) == ScriptedTransport.content(size: 30_000), "then the new file replaces it")
+      #expect(directory.contents() == ["report.pdf"], "no temporary file is left: \(directory.contents())")
+    }
+  }
+
+  @Test("fail: an existing destination is kept, the download throws, and nothing is left behind")
+  func failPolicyKeepsTheExistingFile() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("notes.txt", size: 20_000)
+      let transport = ScriptedTransport(chunkSize: 4096)
+      transport.serve(url, .init(size: 20_000))
+      let destination = directory.file("notes.txt")
+      try Data("mine".utf8).write(to: destination)
+      await #expect(throws: DownloadError.destinationExists(destination), "policy .fail must refuse to overwrite") {
+        try await Downloader(transport: transport, existingFile: .fail).download(url, to: destination)
+      }
+      #expect(try Data(contentsOf: destination) == Data("mine".utf8), "the existing file must be untouched")
+      #expect(directory.contents() == ["notes.txt"], "the temporary file must be removed: \(directory.contents())")
+    }
+  }
+
+  @Test("cancellation removes the temporary file")
+  func cancellationCleansUp() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let clock = ManualClock()
+      let url = fileURL("movie.mp4", size: 50_000)
+      let transport = heldTransport(clock)
+      transport.serve(url, .init(size: 50_000))
+      let handle = Downloader(transport: transport).start(url, to: directory.file("movie.mp4"))
+      try await waitUntilHeld(clock, handle)
+      handle.cancel()
+      await #expect(throws: CancellationError.self, "a cancelled download throws CancellationError") {
+        try await handle.result()
+      }
+      #expect(directory.contents().isEmpty, "a cancelled download leaves nothing behind: \(directory.contents())")
+    }
+  }
+
+  @Test("failure removes the temporary file")
+  func failureCleansUp() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("broken.zip", size: 50_000)
+      let transport = ScriptedTransport(chunkSize: 4096)
+      transport.serve(url, .init(size: 50_000, endsEarlyAt: 20_000))
+      await #expect(throws: DownloadError.self, "a body that ends early fails the download") {
+        try await Downloader(transport: transport).download(url, to: directory.file("broken.zip"))
+      }
+      #expect(directory.contents().isEmpty, "a failed download leaves nothing behind: \(directory.contents())")
+    }
+  }
+
+  @Test("two downloads to the same destination never share a temporary file")
+  func temporaryFilesAreUnique() throws {
+    let directory = try TemporaryDirectory("downloads")
+    defer { directory.remove() }
+    let destination = directory.file("same.bin")
+    let first = try PartialFile.create(for: destination)
+    let second = try PartialFile.create(for: destination)
+    #expect(first.url != second.url, "each download needs its own temporary file")
+    #expect(first.url != destination, "the temporary file is never the destination")
+    #expect(
+      first.url.deletingLastPathComponent().standardizedFileURL == directory.url.standardizedFileURL,
+      "the temporary file lives beside the destination: a rename is atomic only within one file system")
+    second.discard()
+    #expect(FileManager.default.fileExists(atPath: first.url.path), "discarding one must not touch the other")
+    first.discard()
+    #expect(directory.contents().isEmpty, "discard removes the temporary files: \(directory.contents())")
+  }
+}

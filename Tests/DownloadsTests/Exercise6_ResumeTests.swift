@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import Downloads
+
+@Suite("Exercise 6 — Pause and resume", .timeLimit(.minutes(1)))
+struct Exercise6_ResumeTests {
+  static let chunk = 16 * 1024
+  static let size = Int64(chunk * 20 + 123)
+  /// Where the first transfer is held, so the test can pause it: after 6 chunks.
+  static let pausePoint = Int64(chunk * 6)
+
+  /// A transport that holds the first transfer that reaches `pausePoint`, until the clock moves
+  /// or the transfer is cancelled.
+  func transport(_ clock: ManualClock) -> ScriptedTransport {
+    let held = Counter()
+    return ScriptedTransport(chunkSize: Self.chunk) { _, offset, _ in
+      if offset == Self.pausePoint && held.increment() == 1 {
+        try await clock.sleep(for: .seconds(1))
+      }
+    }
+  }
+
+  /// Starts a download, waits until it is held at `pausePoint`, pauses it and returns the data.
+  func pausedDownload(
+    _ downloader: Downloader, _ url: URL, to destination: URL, clock: ManualClock
+  ) async throws -> ResumeData {
+    let handle = downloader.start(url, to: destination)
+    let held = await eventually { clock.sleepers == 1 }
+    if !held { _ = try await handle.result() }
+    try #require(held, "the first transfer should be held part way")
+    return try await handle.pause()
+  }
+
+  @Test("resume asks for the rest with Range and If-Range, and no byte is lost or duplicated")
+  func resumeContinuesWhereItStopped() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let clock = ManualClock()
+      let url = fileURL("album.zip", size: Self.size)
+      let transport = transport(clock)
+      transport.serve(url, .init(size: Self.size, etag: "\"album-1\""))
+      let downloader = Downloader(transport: transport)
+      let destination = directory.file("album.zip")
+      let data = try await pausedDownload(downloader, url, to: destination, clock: clock)
+      #expect(data.bytesOnDisk == Self.pausePoint, "6 chunks were written before the pause")
+      #expect(data.partial.size == Self.pausePoint, "the paused download keeps its partial file")
+      #expect(data.validator == "\"album-1\"" && data.acceptsRanges, "the pause remembers what the server offered")
+      #expect(!FileManager.default.fileExists(atPath: destination.path), "a paused download is not at its destination")
+
+      let result = try await downloader.resume(data).result()
+      let request = transport.requests.last
+      #expect(request?.rangeStart == Self.pausePoint, "the resume must ask for the bytes from \(Self.pausePoint) on (Range)")
+      #expect(request?.ifRange == "\"album-1\"", "the resume must send the validator as If-Range")
+      #expect(
+        transport.bytesServed == Self.size,
+        "the whole file should cross the network once: \(transport.bytesServed) bytes for a \(Self.size)-byte file")
+      #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size), "resumed file, byte for byte")
+      #expect(directory.contents() == ["album.zip"], "no temporary file is left: \(directory.contents())")
+    }
+  }
+
+  @Test("progress after a resume starts at the bytes already on disk")
+  func progressContinues() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let clock = ManualClock()
+      let url = fileURL("progress.zip", size: Self.size)
+      let transport = transport(clock)
+      transport.serve(url, .init(size: Self.size, etag: "\"p\""))
+      let downloader = Downloader(transport: transport)
+      let data = try await pausedDownload(downloader, url, to: directory.file("progress.zip"), clock: clock)
+      let (events, error) = await collect(downloader.resume(data))
+      if let error { throw error }
+      let counts = progressCounts(events)
+      #expect(counts.first == Self.pausePoint, "a resumed download reports the bytes it already has first; got \(counts.prefix(2))")
+      #expect(counts.last == Self.size, "and ends at the whole size")
+    }
+  }
+
+  @Test("a changed file comes back whole (200): the download restarts from zero")
+  func changedFileRestarts() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let clock = ManualClock()
+      let url = fileURL("changing.bin", size: Self.size)
+      let transport = transport(clock)
+      transport.serve(url, .init(size: Self.size, etag: "\"v1\""))
+      let downloader = Downloader(transport: transport)
+      let data = try await pausedDownload(downloader, url, to: directory.file("changing.bin"), clock: clock)
+      transport.changeETag(of: url, to: "\"v2\"")
+      let result = try await downloader.resume(data).result()
+      #expect(transport.requests.last?.ifRange == "\"v1\"", "the resume must send the old validator as If-Range")
+      let content = try Data(contentsOf: result)
+      #expect(content.count == Int(Self.size), "a 200 is the whole file: write it from 0, not after the old bytes (\(content.count) bytes)")
+      #expect(content == ScriptedTransport.content(size: Self.size), "the restarted file, byte for byte")
+    }
+  }
+
+  @Test("without Accept-Ranges, or without a validator, the resume asks for the whole file")
+  func noRangesNoValidatorRestarts() async throws {
+    for (name, file) in [
+      ("noranges", ScriptedTransport.File(size: Self.size, etag: "\"x\"", acceptsRanges: false)),
+      ("noetag", ScriptedTransport.File(size: Self.size, etag: nil, acceptsRanges: true)),
+    ] {
+      try await withTemporaryDirectory("downloads") { directory in
+        let clock = ManualClock()
+        let url = fileURL(name, size: Self.size)
+        let transport = transport(clock)
+        transport.serve(url, file)
+        let downloader = Downloader(transport: transport)
+        let data = try await pausedDownload(downloader, url, to: directory.file(name), clock: clock)
+        let result = try await downloader.resume(data).result()
+        #expect(
+          transport.requests.last?.rangeStart == nil,
+          "\(name): without Accept-Ranges and a validator a range request is unsafe; ask for the whole file")
+        #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size), "\(name): content is exact")
+      }
+    }
+  }
+
+  @Test("resume data survives an app kill: encoded, decoded, and resumed by a new downloader")
+  func resumeAfterRelaunch() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let clock = ManualClock()
+      let url = fileURL("podcast.mp3", size: Self.size)
+      let first = transport(clock)
+      first.serve(url, .init(size: Self.size, etag: "\"ep1\""))
+      let data = try await pausedDownload(Downloader(transport: first), url, to: directory.file("podcast.mp3"), clock: clock)
+      let saved = try JSONEncoder().encode(data)
+
+      let relaunched = ScriptedTransport(chunkSize: Self.chunk)
+      relaunched.serve(url, .init(size: Self.size, etag: "\"ep1\""))
+      let restored = try JSONDecoder().decode(ResumeData.self, from: saved)
+      #expect(restored == data, "resume data should round-trip through JSON")
+      let result = try await Downloader(transport: relaunched).resume(restored).result()
+      #expect(relaunched.requests.last?.rangeStart == Self.pausePoint, "after a relaunch the resume still asks only for the rest")
+      #expect(relaunched.bytesServed == Self.size - Self.pausePoint, "only the missing bytes should be fetched")
+      #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size), "the file is exact")
+    }
+  }
+
+  @Test("a partial file shorter than recorded (lost in a crash) resumes from what is really on disk")
+  func shorterPartialFile() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let clock = ManualClock()
+      let url = fileURL("crash.bin", size: Self.size)
+      let transport = transport(clock)
+      transport.serve(url, .init(size: Self.size, etag: "\"c\""))
+      let downloader = Downloader(transport: transport)
+      let data = try await pausedDownload(downloader, url, to: directory.file("crash.bin"), clock: clock)
+      let handle = try FileHandle(forWritingTo: data.partial.url)
+      try handle.truncate(atOffset: UInt64(Self.chunk * 2))
+      try handle.close()
+      let result = try await downloader.resume(data).result()
+      #expect(transport.requests.last?.rangeStart == Int64(Self.chunk * 2), "only the bytes really on disk count")
+      #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size), "the file is exact")
+    }
+  }
+
+  @Test("only a 206 that starts where the partial file ends continues it")
+  func offsetForResponses() throws {
+    let partial = PartialFile(url: URL(fileURLWithPath: "/tmp/p"), destination: URL(fileURLWithPath: "/tmp/d"))
+    let data = ResumeData(
+      url: fileURL("f", size: 1000), partial: partial, bytesOnDisk: 400, validator: "\"e\"", acceptsRanges: true)
+    let request = data.request()
+    #expect(request.rangeStart == 400 && request.ifRange == "\"e\"", "continue from byte 400 if the file is still \"e\"")
+    #expect(
+      try data.offset(for: TransferResponse(statusCode: 206, rangeStart: 400, totalLength: 1000)) == 400,
+      "a 206 from byte 400 continues at 400")
+    #expect(try data.offset(for: TransferResponse(statusCode: 200, totalLength: 1000)) == 0, "a 200 restarts from 0")
+    #expect(
+      throws: DownloadError.unexpectedRange(expected: 400, got: 0),
+      "a 206 from another offset would corrupt the file and must be refused"
+    ) {
+      try data.offset(for: TransferResponse(statusCode: 206, rangeStart: 0, totalLength: 1000))
+    }
+    #expect(throws: DownloadError.httpStatus(416), "an error status is an error") {
+      try data.offset(for: TransferResponse(statusCode: 416))
+    }
+    var empty = data
+    empty.bytesOnDisk = 0
+    #expect(empty.request().rangeStart == nil, "with nothing on disk there is nothing to continue")
+  }
+}

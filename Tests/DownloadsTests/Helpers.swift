@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+import WorkbookTesting
+
+@testable import Downloads
+
+/// Waits until `condition` holds, checking between yields and 1 ms naps, for at most `seconds`
+/// of real time. This waits for the code under test to reach a state, never for a timer: the
+/// answers get there in microseconds, unfinished code makes the test fail after the limit.
+@discardableResult
+func eventually(within seconds: Double = 2, _ condition: () async -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
+  var attempt = 0
+  while ContinuousClock.now < deadline {
+    if await condition() { return true }
+    attempt += 1
+    if attempt < 200 {
+      await Task.yield()
+    } else {
+      try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+  }
+  return await condition()
+}
+
+/// Counts how many pieces of work run at once, and the most that ever did.
+final class Concurrency: Sendable {
+  private let state = Mutex((now: 0, peak: 0, started: [String]()))
+
+  func enter(_ name: String = "") {
+    state.withLock {
+      $0.now += 1
+      $0.peak = max($0.peak, $0.now)
+      $0.started.append(name)
+    }
+  }
+
+  func leave() { state.withLock { $0.now -= 1 } }
+
+  var now: Int { state.withLock { $0.now } }
+  var peak: Int { state.withLock { $0.peak } }
+  /// The names passed to `enter`, in the order the work started.
+  var started: [String] { state.withLock { $0.started } }
+}
+
+/// A URL of a scripted file.
+func fileURL(_ name: String, size: Int64) -> URL {
+  URL(string: "http://files.test/files/\(name)?size=\(size)")!
+}
+
+/// Every event of a download, and how it ended.
+func collect(_ handle: DownloadHandle) async -> (events: [DownloadEvent], error: (any Error)?) {
+  var events: [DownloadEvent] = []
+  do {
+    for try await event in handle.events { events.append(event) }
+    return (events, nil)
+  } catch {
+    return (events, error)
+  }
+}
+
+/// The byte counts of the progress events, in order.
+func progressCounts(_ events: [DownloadEvent]) -> [Int64] {
+  events.compactMap {
+    if case .progress(let bytes, _) = $0 { return bytes }
+    return nil
+  }
+}
+
+/// The files in `directory`, by name, with their sizes.
+func sizes(in directory: TemporaryDirectory) -> [String: Int64] {
+  var result: [String: Int64] = [:]
+  for name in directory.contents() {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: directory.file(name).path)
+    result[name] = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+  }
+  return result
+}
+
+/// A gate that work waits at until the test opens it. Waiting ignores cancellation on purpose:
+/// it stands for work that takes a while to notice it was cancelled.
+final class Gate: Sendable {
+  private let state = Mutex((open: false, waiters: [CheckedContinuation<Void, Never>]()))
+
+  func wait() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let open = state.withLock { state -> Bool in
+        if state.open { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if open { continuation.resume() }
+    }
+  }
+
+  var waiting: Int { state.withLock { $0.waiters.count } }
+
+  func open() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.open = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import ImageCache
+
+@Suite("Exercise 1 — Image values from headers")
+struct Exercise1_ImageDecodingTests {
+  let decoder = HeaderImageDecoder()
+
+  @Test("PNG, GIF and JPEG headers give their width and height")
+  func readsEachFormat() throws {
+    let cases: [(Data, ImageFormat, Int, Int)] = [
+      (SampleImages.png(width: 640, height: 480), .png, 640, 480),
+      (SampleImages.gif(width: 300, height: 2), .gif, 300, 2),
+      (SampleImages.jpeg(width: 1024, height: 768), .jpeg, 1024, 768),
+      (SampleImages.png(width: 70_000, height: 3), .png, 70_000, 3),
+    ]
+    for (data, format, width, height) in cases {
+      let image = try decoder.decode(data)
+      #expect(image.format == format, "the signature says \(format), got \(image.format)")
+      #expect(
+        image.width == width && image.height == height,
+        "\(format) header says \(width) × \(height), decoded \(image.width) × \(image.height): check the byte offsets and the byte order (PNG and JPEG are big-endian, GIF little-endian)"
+      )
+      #expect(image.bytes == data, "the image keeps its encoded bytes unchanged, so the disk cache can store them")
+    }
+  }
+
+  @Test("cost is the decoded size, width × height × 4, not the file size")
+  func costIsDecodedBytes() throws {
+    let image = try decoder.decode(SampleImages.jpeg(width: 3000, height: 2000))
+    #expect(
+      image.cost == 24_000_000,
+      "a 3000 × 2000 image occupies 24,000,000 bytes once decoded (4 bytes per pixel), whatever its file size; got \(image.cost)")
+    let huge = DecodedImage(format: .png, width: Int.max / 2, height: 16, bytes: Data())
+    #expect(huge.cost == Int.max, "cost must saturate rather than overflow (an overflow traps)")
+  }
+
+  @Test("a JPEG frame header after other segments is found by walking the segment lengths")
+  func jpegWalksSegments() throws {
+    var bytes = [UInt8](SampleImages.jpeg(width: 12, height: 34))
+    // Insert a comment segment (COM, 0xFE) and a Huffman table marker (0xC4, not a frame header).
+    let comment: [UInt8] = [0xFF, 0xFE, 0x00, 0x06] + Array("hey!".utf8)
+    let huffman: [UInt8] = [0xFF, 0xC4, 0x00, 0x04, 0x00, 0x00]
+    bytes.insert(contentsOf: comment + huffman, at: 2)
+    let image = try decoder.decode(Data(bytes))
+    #expect(
+      image.width == 12 && image.height == 34,
+      "0xC4 is a Huffman table, not a frame: skip every segment by its length until a real SOF marker; got \(image.width) × \(image.height)")
+  }
+
+  @Test("every prefix of a valid header is .truncated, never a crash")
+  func truncatedData() throws {
+    // How many bytes each sample needs before its width and height are complete.
+    let samples = [
+      (SampleImages.png(width: 5, height: 5), 24), (SampleImages.gif(width: 5, height: 5), 10),
+      (SampleImages.jpeg(width: 5, height: 5), 29),
+    ]
+    for (sample, needed) in samples {
+      for length in 1..<needed {
+        #expect(
+          throws: ImageDecodingError.truncated,
+          "the first \(length) of \(needed) header bytes should throw .truncated: check the length before every read"
+        ) {
+          try decoder.decode(Data(sample.prefix(length)))
+        }
+      }
+      #expect(throws: Never.self, "\(needed) bytes are enough to read the size") { try decoder.decode(Data(sample.prefix(needed))) }
+    }
+  }
+
+  @Test("data that is not an image is .notAnImage")
+  func notAnImage() throws {
+    let samples = [
+      Data("<html><body>404 Not Found</body></html>".utf8),
+      Data("{\"error\": true}".utf8),
+      Data([0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B]),
+      Data(),
+    ]
+    for data in samples {
+      #expect(throws: ImageDecodingError.notAnImage, "\(data.count) bytes that match no signature should throw .notAnImage") {
+        try decoder.decode(data)
+      }
+    }
+    var broken = [UInt8](SampleImages.jpeg(width: 4, height: 4))
+    broken.replaceSubrange(2..<(broken.count - 2), with: [])  // FF D8 then straight to end of image
+    #expect(throws: ImageDecodingError.notAnImage, "a JPEG that ends before any frame header has no size: .notAnImage") {
+      try decoder.decode(Data(broken))
+    }
+  }
+
+  @Test("zero and absurd dimensions are typed errors")
+  func badDimensions() throws {
+    #expect(throws: ImageDecodingError.invalidDimensions(width: 0, height: 10), "a 0-pixel-wide image is not usable") {
+      try decoder.decode(SampleImages.png(width: 0, height: 10))
+    }
+    #expect(
+      throws: ImageDecodingError.tooLarge(width: 100_000, height: 100_000),
+      "10 gigapixels would need 40 GB once decoded: refuse it with .tooLarge instead of trying"
+    ) {
+      try decoder.decode(SampleImages.png(width: 100_000, height: 100_000))
+    }
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import ImageCache
+
+@Suite("Exercise 4 — A disk cache that survives crashes")
+struct Exercise4_DiskCacheTests {
+  static let day: Duration = .seconds(24 * 60 * 60)
+  let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+  func bytes(_ count: Int, _ fill: UInt8 = 7) -> Data { Data(repeating: fill, count: count) }
+
+  @Test func storesAndReadsBackAcrossLaunches() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10, 1), forKey: "https://example.com/a.png")
+      try await cache.store(bytes(20, 2), forKey: "https://example.com/b.png")
+      #expect(await cache.data(forKey: "https://example.com/a.png") == bytes(10, 1), "stored bytes should read back unchanged")
+      #expect(await cache.data(forKey: "missing") == nil, "a key never stored is a miss")
+      let (size, count) = (await cache.totalSize, await cache.count)
+      #expect(size == 30 && count == 2, "two entries of 10 and 20 bytes; got \(count) entries, \(size) bytes")
+      #expect(
+        directory.contents().contains(SHA256.fileName(forKey: "https://example.com/a.png")),
+        "each entry's file is named by the SHA-256 of its key; files: \(directory.contents())")
+
+      let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start.addingTimeInterval(60))
+      #expect(await reopened.data(forKey: "https://example.com/b.png") == bytes(20, 2), "entries must survive a relaunch")
+      #expect(await !reopened.rebuiltIndex, "a cleanly written index should be read, not rebuilt")
+      #expect(await reopened.totalSize == 30, "the reopened cache knows its size from the index")
+    }
+  }
+
+  @Test("the default TTL is 7 days on the injected clock")
+  func defaultTTL() async throws {
+    #expect(DiskCache.Configuration().ttl == Self.day * 7, "the default TTL should be 7 days")
+    #expect(DiskCache.Configuration().sizeLimit == 500_000_000, "the default size limit should be 500 MB")
+    try await withTemporaryDirectory("disk") { directory in
+      let clock = ManualClock()
+      let cache = try DiskCache(directory: directory.url, clock: clock, startDate: start)
+      try await cache.store(bytes(5), forKey: "k")
+      clock.advance(by: Self.day * 7 - .seconds(1))
+      #expect(await cache.data(forKey: "k") != nil, "one second before 7 days the entry is still fresh")
+      clock.advance(by: .seconds(1))
+      #expect(await cache.data(forKey: "k") == nil, "after 7 days on the injected clock the entry has expired")
+      #expect(await cache.count == 0, "an expired entry found by a read is removed")
+    }
+  }
+
+  @Test("the TTL comes from the configuration, and expired data stays available to lookup")
+  func configuredTTL() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let clock = ManualClock()
+      let cache = try DiskCache(directory: directory.url, configuration: .init(ttl: .seconds(3_600)), clock: clock, startDate: start)
+      try await cache.store(bytes(5), forKey: "k")
+      clock.advance(by: .seconds(3_600))
+      #expect(await !cache.contains("k"), "with a 1-hour TTL the entry has expired after an hour: read the TTL from the configuration")
+      let stale = await cache.lookup(forKey: "k")
+      #expect(stale == DiskCache.Lookup(data: bytes(5), isExpired: true), "lookup returns expired data, marked expired, for stale-while-revalidate")
+      #expect(await cache.removeExpired() == 1, "removeExpired should delete the one expired entry")
+      #expect(directory.contents() == [DiskCache.indexFileName], "no entry files remain: \(directory.contents())")
+    }
+  }
+
+  @Test("over the limit, least recently used entries go, down to the low-water mark")
+  func evictsLeastRecentlyUsed() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let configuration = DiskCache.Configuration(sizeLimit: 1_000, lowWaterFraction: 0.5)
+      let cache = try DiskCache(directory: directory.url, configuration: configuration, clock: ManualClock(), startDate: start)
+      for i in 0..<10 { try await cache.store(bytes(100), forKey: "k\(i)") }
+      #expect(await cache.evictionPasses == 0, "1,000 bytes is at the limit, not over it")
+      _ = await cache.data(forKey: "k0")
+      try await cache.store(bytes(100), forKey: "k10")
+      let size = await cache.totalSize
+      #expect(size == 500, "crossing 1,000 bytes should evict down to the low-water mark (500); size \(size)")
+      #expect(await cache.data(forKey: "k0") != nil, "k0 was read recently and must survive: evict by last use, not by age")
+      for i in 1...6 {
+        #expect(await cache.data(forKey: "k\(i)") == nil, "k\(i) was among the least recently used and should be evicted")
+      }
+      #expect(directory.contents().count == 6, "5 entry files and the index should remain: \(directory.contents().count) files")
+    }
+  }
+
+  @Test("eviction is amortized: 200 writes over the limit sort only a few times")
+  func evictionIsAmortized() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let configuration = DiskCache.Configuration(sizeLimit: 1_000, lowWaterFraction: 0.5)
+      let cache = try DiskCache(directory: directory.url, configuration: configuration, clock: ManualClock(), startDate: start)
+      for i in 0..<200 { try await cache.store(bytes(100), forKey: "k\(i)") }
+      let passes = await cache.evictionPasses
+      #expect(
+        passes <= 40,
+        "\(passes) eviction passes for 200 writes: evicting only down to the limit makes every write sort; evict to the low-water mark so one pass makes room for several writes"
+      )
+      #expect(await cache.totalSize <= 1_000, "the size limit must hold")
+    }
+  }
+
+  @Test("a write that fails half-way leaves the previous value intact")
+  func writesAreAtomic() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(64, 1), forKey: "k")
+      let newValue = bytes(100, 2)
+      await cache.useFileWriter { data, url in
+        guard data == newValue else { return try data.write(to: url) }
+        try data.prefix(50).write(to: url)  // the app dies (or the disk fills up) half-way
+        throw CocoaError(.fileWriteOutOfSpace)
+      }
+      await #expect(throws: DiskCacheError.self, "a failed write must be reported") {
+        try await cache.store(newValue, forKey: "k")
+      }
+      #expect(
+        await cache.data(forKey: "k") == bytes(64, 1),
+        "the old value must still be readable: write to a temporary file and rename it over the old one only when complete")
+      #expect(
+        !directory.contents().contains { $0.hasPrefix(".tmp") },
+        "a failed write should not leave its temporary file behind: \(directory.contents())")
+    }
+  }
+
+  @Test("a crash while writing the index leaves the previous index readable")
+  func indexWritesAreAtomic() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10), forKey: "a")
+      await cache.useFileWriter { data, url in
+        guard data.count != 3 else { return try data.write(to: url) }  // entry files get through
+        try data.prefix(data.count / 2).write(to: url)  // the index write is cut off
+        throw CocoaError(.fileWriteUnknown)
+      }
+      try? await cache.store(bytes(3), forKey: "b")
+      let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      #expect(await !reopened.rebuiltIndex, "the previous index must still parse: write the index to a temporary file and rename it")
+      #expect(await reopened.data(forKey: "a") == bytes(10), "the entry from the previous index must still be there")
+    }
+  }
+
+  @Test("a corrupt or missing index is rebuilt from the files; nothing crashes", arguments: ["garbage", "missing", "wrong shape"])
+  func corruptIndexIsRebuilt(damage: String) async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10, 1), forKey: "a")
+      try await cache.store(bytes(20, 2), forKey: "b")
+      let index = directory.file(DiskCache.indexFileName)
+      switch damage {
+      case "garbage": try Data([0xFF, 0x00, 0x7B, 0x22]).write(to: index)
+      case "missing": try FileManager.default.removeItem(at: index)
+      default: try Data("{\"records\": 42}".utf8).write(to: index)
+      }
+      let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      #expect(await reopened.rebuiltIndex, "a \(damage) index should be noticed and rebuilt")
+      #expect(await reopened.data(forKey: "a") == bytes(10, 1), "entries must be recovered from their files")
+      #expect(await reopened.data(forKey: "b") == bytes(20, 2), "entries must be recovered from their files")
+      #expect(await reopened.totalSize == 30, "the rebuilt index should know the sizes of the files")
+    }
+  }
+
+  @Test("files unknown to the index are removed when the cache opens")
+  func unknownFilesAreCleaned() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10), forKey: "a")
+      try Data("left over".utf8).write(to: directory.file(".tmp-123"))
+      try Data("junk".utf8).write(to: directory.file("notes.txt"))
+      try bytes(5).write(to: directory.file(SHA256.fileName(forKey: "never stored")))
+      _ = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      let expected = [DiskCache.indexFileName, SHA256.fileName(forKey: "a")].sorted()
+      #expect(directory.contents() == expected, "only the index and known entries should remain; found \(directory.contents())")
+    }
+  }
+
+  @Test("a file deleted behind the cache's back is a miss, not an error")
+  func deletedFilesAreTolerated() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10), forKey: "a")
+      try await cache.store(bytes(20), forKey: "b")
+      try FileManager.default.removeItem(at: directory.file(SHA256.fileName(forKey: "a")))
+      #expect(await cache.data(forKey: "a") == nil, "a vanished file is a miss")
+      let (size, count) = (await cache.totalSize, await cache.count)
+      #expect(count == 1 && size == 20, "the vanished entry must leave the index and the size count; \(count) entries, \(size) bytes")
+      try await cache.store(bytes(30), forKey: "a")
+      #expect(await cache.data(forKey: "a") == bytes(30), "the key can be stored again")
+    }
+  }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import ImageCache
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Exercise 6 — The loader and its policies", .timeLimit(.minutes(1)))
+struct Exercise6_ImageLoaderTests {
+  let url = URL(string: "https://images.example.com/avatars/42.png")!
+  let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+  /// A stub server whose answer a test can change, counting the requests it receives.
+  final class Server: Sendable {
+    let requests = Counter()
+    private let answer = Answer()
+
+    /// What the server answers; an `NSLock` guards it because the stub reads it on
+    /// URLSession's threads.
+    final class Answer: @unchecked Sendable {
+      private let lock = NSLock()
+      private var current: (status: Int, body: Data, offline: Bool) = (200, SampleImages.png(width: 2, height: 3), false)
+
+      var value: (status: Int, body: Data, offline: Bool) {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+      }
+    }
+
+    func set(status: Int = 200, body: Data = SampleImages.png(width: 2, height: 3), offline: Bool = false) {
+      answer.value = (status, body, offline)
+    }
+
+    /// A real `URLSession` answered by the stub. The stub finds its handler through a header of
+    /// the session's configuration; swift-corelibs-foundation picks the protocol class before it
+    /// merges those headers into the request, so the fetch copies them onto each request itself.
+    func fetch() -> ImageFetch {
+      let session = StubURLProtocol.session { [requests, answer] request in
+        requests.increment()
+        let current = answer.value
+        if current.offline { throw URLError(.notConnectedToInternet) }
+        return (StubURLProtocol.response(for: request, status: current.status), current.body)
+      }
+      return { url in
+        var request = URLRequest(url: url)
+        for (name, value) in session.configuration.httpAdditionalHeaders ?? [:] {
+          request.setValue("\(value)", forHTTPHeaderField: "\(name)")
+        }
+        return try await session.data(for: request)
+      }
+    }
+  }
+
+  func makeLoader(_ server: Server, in directory: TemporaryDirectory, clock: ManualClock = ManualClock()) throws -> ImageLoader {
+    let disk = try DiskCache(directory: directory.url, clock: clock, startDate: start)
+    return ImageLoader(fetch: server.fetch(), diskCache: disk)
+  }
+
+  @Test("cache-first: network once, then memory; a new loader finds the disk copy and promotes it")
+  func cacheFirst() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let server = Server()
+      let loader = try makeLoader(server, in: directory)
+      let first = try await loader.image(for: url)
+      #expect(first.width == 2 && first.height == 3, "the decoded image should be 2 × 3")
+      _ = try await loader.image(for: url)
+      #expect(server.requests.value == 1, "the second load should come from memory, without a request")
+
+      let relaunched = try makeLoader(server, in: directory)
+      let fromDisk = try await relaunched.image(for: url)
+      #expect(fromDisk == first, "after a relaunch the image should come from disk")
+      #expect(server.requests.value == 1, "a disk hit must not send a request")
+      #expect(relaunched.memoryCache.contains(url), "a disk hit should be promoted to memory")
+      _ = try await relaunched.image(for: url)
+      let metrics = await relaunched.metrics
+      #expect(
+        metrics.diskHits == 1 && metrics.memoryHits == 1 && metrics.networkFetches == 0,
+        "one disk hit, then one memory hit; got \(metrics)")
+      #expect(metrics.hitRate == 1, "both requests were served from a cache")
+    }
+  }
+
+  @Test("an HTTP 404 is an error and its body is never cached")
+  func errorStatusIsNotCached() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let server = Server()
+      server.set(status: 404)  // an error page that happens to be a valid image
+      let loader = try makeLoader(server, in: directory)
+      await #expect(throws: ImageLoaderError.httpStatus(404), "a 404 must surface as .httpStatus(404)") {
+        try await loader.image(for: url)
+      }
+      #expect(await loader.diskCache?.count == 0, "the body of a 404 must not be written to disk")
+      #expect(!loader.memoryCache.contains(url), "the body of a 404 must not be kept in memory")
+      server.set(status: 200)
+      _ = try await loader.image(for: url)
+      #expect(server.requests.value == 2, "after a 404 the next load should ask the server again")
+    }
+  }
+
+  @Test("a 200 whose body is not an image is .invalidImage and is not cached")
+  func invalidContentIsNotCached() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let server = Server()
+      server.set(body: Data("<html>captive portal</html>".utf8))
+      let loader = try makeLoader(server, in: directory)
+      await #expect(throws: ImageLoaderError.invalidImage(.notAnImage), "HTML instead of an image must be .invalidImage") {
+        try await loader.image(for: url)
+      }
+      #expect(await loader.diskCache?.count == 0, "bytes that do not decode must never be cached")
+    }
+  }
+
+  @Test("cache-only: a miss is .notCached and sends no request")
+  func cacheOnlyMiss() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let server = Server()
+      let loader = try makeLoader(server, in: directory)
+      await #expect(throws: ImageLoaderError.notCached, "a cache-only miss is .notCached: no data was bad, there was none") {
+        try await loader.image(for: url, policy: .cacheOnly)
+      }
+      #expect(server.requests.value == 0, "cache-only must never touch the network")
+      _ = try await loader.image(for: url)
+      let cached = try await loader.image(for: url, policy: .cacheOnly)
+      #expect(cached.width == 2, "once cached, cache-only returns the image")
+    }
+  }
+
+  @Test("network-first: fresh data online, the cached copy when offline")
+  func networkFirst() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let server = Server()
+      let loader = try makeLoader(server, in: directory)
+      _ = try await loader.image(for: url)
+      server.set(body: SampleImages.png(width: 8, height: 8))
+      let online = try await loader.image(for: url, policy: .networkFirst)
+      #expect(online.width == 8, "online, network-first must fetch even though a copy is cached")
+      server.set(offline: true)
+      let offline = try await loader.image(for: url, policy: .networkFirst)
+      #expect(offline.width == 8, "offline, network-first should fall back to the cached copy")
+      let other = URL(string: "https://images.example.com/never-seen.png")!
+      await #expect(throws: ImageLoaderError.network(.notConnectedToInternet), "offline with nothing cached: the network error") {
+        try await loader.image(for: other, policy: .networkFirst)
+      }
+    }
+  }
+
+  @Test("network-only always asks the server")
+  func networkOnly() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let server = Server()
+      let loader = try makeLoader(server, in: directory)
+      _ = try await loader.image(for: url, policy: .networkOnly)
+      _ = try await loader.image(for: url, policy: .networkOnly)
+      #expect(server.requests.value == 2, "network-only must not read the cache")
+    }
+  }
+
+  @Test("stale-while-revalidate: the stale copy at once, one refresh in the background")
+  func staleWhileRevalidate() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let time = ManualClock()
+      let network = ManualClock()
+      let fetches = Counter()
+      let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
+      try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
+      time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
+      let loader = ImageLoader(
+        fetch: { url in
+          fetches.increment()
+          try await network.sleep(for: .seconds(1))
+          return (SampleImages.png(width: 5, height: 5), StubURLProtocol.response(for: URLRequest(url: url)))
+        }, diskCache: disk)
+      let stale = try await loader.image(for: url, policy: .staleWhileRevalidate)
+      #expect(stale.width == 1, "the expired copy should be returned at once, not after the network")
+      let again = try await loader.image(for: url, policy: .staleWhileRevalidate)
+      #expect(again.width == 1, "while the refresh runs, the stale copy is still served")
+      await network.waitForSleepers(1) { fetches.value == 0 }
+      network.advance(by: .seconds(1))
+      await loader.waitForBackgroundRefreshes()
+      #expect(fetches.value == 1, "two stale reads should start exactly one background refresh, not \(fetches.value)")
+      let fresh = try await loader.image(for: url, policy: .staleWhileRevalidate)
+      #expect(fresh.width == 5, "after the refresh the new image is served")
+      #expect(await disk.contains(url.absoluteString), "the refresh should store a fresh copy on disk")
+    }
+  }
+
+  @Test("a memory warning purges memory only; the disk copy still saves a request")
+  func memoryWarningKeepsDisk() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let server = Server()
+      let loader = try makeLoader(server, in: directory)
+      _ = try await loader.image(for: url)
+      loader.handleMemoryWarning()
+      #expect(loader.memoryCache.count == 0, "a memory warning must empty the memory tier")
+      #expect(await loader.diskCache?.contains(url.absoluteString) == true, "a memory warning must not touch the disk tier")
+      _ = try await loader.image(for: url)
+      #expect(server.requests.value == 1, "after a memory warning the image should come back from disk, not the network")
+    }
+  }
+
+  @Test("1,000 concurrent loads of one URL make exactly one fetch")
+  func thousandLoadsOneFetch() async throws {
+    let network = ManualClock()
+    let fetches = Counter()
+    let finished = Counter()
+    let loader = ImageLoader(
+      fetch: { url in
+        fetches.increment()
+        try await network.sleep(for: .seconds(1))
+        return (SampleImages.jpeg(width: 4, height: 4), StubURLProtocol.response(for: URLRequest(url: url)))
+      }, diskCache: nil)
+    let tasks = (0..<1_000).map { _ in
+      Task {
+        defer { finished.increment() }
+        return try await loader.image(for: url)
+      }
+    }
+    await eventually(giveUp: { finished.value == 1_000 }) { await loader.coalescer.waiterCount(for: url) == 1_000 }
+    network.advance(by: .seconds(1))
+    for task in tasks {
+      #expect(try await task.value.width == 4, "every caller gets the image")
+    }
+    #expect(fetches.value == 1, "1,000 concurrent loads of one URL should fetch once, not \(fetches.value) times")
+    let metrics = await loader.metrics
+    #expect(metrics.requests == 1_000 && metrics.networkFetches == 1, "1,000 requests, one fetch: \(metrics)")
+  }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import ImageCache
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Exercise 7 — A polite prefetcher", .timeLimit(.minutes(1)))
+struct Exercise7_ImagePrefetcherTests {
+  /// A fake network: every fetch sleeps one second on `clock`, and the fetches running at once,
+  /// their priorities and their cancellations are recorded. An `NSLock` guards the record.
+  final class Network: @unchecked Sendable {
+    let clock = ManualClock()
+    let fetches = Counter()
+    let cancellations = Counter()
+    private let lock = NSLock()
+    private var active = 0
+    private var mostActive = 0
+    private var seenPriorities: [TaskPriority] = []
+
+    var maximumConcurrency: Int { lock.withLock { mostActive } }
+    var priorities: [TaskPriority] { lock.withLock { seenPriorities } }
+
+    func fetch() -> ImageFetch {
+      { [self] url in
+        fetches.increment()
+        lock.withLock {
+          active += 1
+          mostActive = max(mostActive, active)
+          seenPriorities.append(Task.currentPriority)
+        }
+        defer { lock.withLock { active -= 1 } }
+        do {
+          try await clock.sleep(for: .seconds(1))
+        } catch {
+          cancellations.increment()
+          throw error
+        }
+        return (SampleImages.png(width: 3, height: 3), StubURLProtocol.response(for: URLRequest(url: url)))
+      }
+    }
+  }
+
+  func urls(_ count: Int, _ prefix: String = "row") -> [URL] {
+    (0..<count).map { URL(string: "https://images.example.com/\(prefix)/\($0).png")! }
+  }
+
+  /// Waits for `count` fetches to sleep on the network clock, giving up if the prefetcher has
+  /// nothing running or queued (as the starter never has).
+  func waitForFetches(_ count: Int, _ network: Network, _ prefetcher: ImagePrefetcher) async -> Bool {
+    await eventually(giveUp: {
+      let (running, pending) = (await prefetcher.runningCount, await prefetcher.pendingCount)
+      return running == 0 && pending == 0 && network.clock.sleepers < count
+    }) {
+      network.clock.sleepers >= count
+    }
+  }
+
+  @Test("at most 2 loads at a time by default, and every URL is loaded in the end")
+  func boundedConcurrency() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let prefetcher = ImagePrefetcher(loader: loader)
+    #expect(prefetcher.maxConcurrent == 2, "the default concurrency should be 2")
+    let list = urls(10)
+    await prefetcher.prefetch(list)
+    for _ in 0..<5 {
+      guard await waitForFetches(2, network, prefetcher) else { break }
+      for _ in 0..<100 { await Task.yield() }  // a third load, if any, would start now
+      network.clock.advance(by: .seconds(1))
+    }
+    let loaded = await eventually { await prefetcher.completedCount == 10 }
+    let completed = await prefetcher.completedCount
+    #expect(loaded, "all 10 URLs should be prefetched, 2 at a time; completed \(completed)")
+    #expect(network.maximumConcurrency == 2, "never more than 2 fetches at once (and 2 when there is work); saw \(network.maximumConcurrency)")
+    for url in list {
+      #expect(loader.memoryCache.contains(url), "a prefetched image should be in the memory cache")
+    }
+  }
+
+  @Test("prefetches run at low priority")
+  func lowPriority() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let prefetcher = ImagePrefetcher(loader: loader)
+    await prefetcher.prefetch(urls(2))
+    await waitForFetches(2, network, prefetcher)
+    network.clock.advance(by: .seconds(1))
+    let priorities = network.priorities
+    #expect(!priorities.isEmpty && priorities.allSatisfy { $0 <= .low }, "prefetch work must not compete with visible cells: priorities \(priorities)")
+  }
+
+  @Test("URLs already cached are skipped without a request")
+  func skipsCached() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let list = urls(3)
+    loader.memoryCache.setValue(DecodedImage(format: .png, width: 1, height: 1, bytes: Data()), forKey: list[0])
+    let prefetcher = ImagePrefetcher(loader: loader)
+    await prefetcher.prefetch(list)
+    await waitForFetches(2, network, prefetcher)
+    network.clock.advance(by: .seconds(1))
+    await eventually(giveUp: { await prefetcher.runningCount == 0 }) { await prefetcher.completedCount == 2 }
+    #expect(network.fetches.value == 2, "the cached URL should not be fetched; fetches: \(network.fetches.value)")
+    #expect(await prefetcher.skippedCount == 1, "one URL was already cached and should count as skipped")
+  }
+
+  @Test("a URL already loading does not take a prefetch slot")
+  func skipsInFlight() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let list = urls(3)
+    let visible = Task { try await loader.image(for: list[0]) }
+    await network.clock.waitForSleepers(1)
+    let prefetcher = ImagePrefetcher(loader: loader)
+    await prefetcher.prefetch(list)
+    let both = await waitForFetches(3, network, prefetcher)
+    #expect(both, "the visible load plus 2 prefetches should run: a URL already loading must be skipped, not occupy a slot")
+    #expect(await prefetcher.skippedCount == 1, "the in-flight URL counts as skipped")
+    network.clock.advance(by: .seconds(1))
+    _ = try await visible.value
+    #expect(network.fetches.value == 3, "three URLs, three fetches")
+  }
+
+  @Test("stop cancels the running loads and drops the queue")
+  func stopCancelsEverything() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let prefetcher = ImagePrefetcher(loader: loader)
+    await prefetcher.prefetch(urls(5))
+    await waitForFetches(2, network, prefetcher)
+    await prefetcher.stop()
+    let cancelled = await eventually { network.cancellations.value == 2 }
+    #expect(cancelled, "stop should cancel both running fetches; cancelled \(network.cancellations.value)")
+    let (running, pending) = (await prefetcher.runningCount, await prefetcher.pendingCount)
+    #expect(pending == 0 && running == 0, "after stop nothing is queued or running: \(pending) queued, \(running) running")
+    network.clock.advance(by: .seconds(10))
+    for _ in 0..<200 { await Task.yield() }
+    #expect(network.fetches.value == 2, "no queued URL may start after stop; fetches \(network.fetches.value)")
+  }
+
+  @Test("releasing the prefetcher cancels its loads")
+  func releaseCancels() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    var prefetcher: ImagePrefetcher? = ImagePrefetcher(loader: loader)
+    await prefetcher?.prefetch(urls(4))
+    if let prefetcher { await waitForFetches(2, network, prefetcher) }
+    prefetcher = nil
+    let cancelled = await eventually { network.cancellations.value == 2 }
+    #expect(cancelled, "a released prefetcher must cancel its loads (and its tasks must not keep it alive); cancelled \(network.cancellations.value)")
+  }
+
+  @Test("stopping the prefetcher does not cancel a visible load of the same URL")
+  func visibleLoadSurvivesStop() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let url = urls(1)[0]
+    let prefetcher = ImagePrefetcher(loader: loader)
+    await prefetcher.prefetch([url])
+    await waitForFetches(1, network, prefetcher)
+    let finished = Counter()
+    let visible = Task {
+      defer { finished.increment() }
+      return try await loader.image(for: url)
+    }
+    await eventually(giveUp: { finished.value == 1 }) { await loader.coalescer.waiterCount(for: url) == 2 }
+    await prefetcher.stop()
+    await eventually(giveUp: { finished.value == 1 }) { await loader.coalescer.waiterCount(for: url) == 1 }
+    network.clock.advance(by: .seconds(1))
+    let image = try await visible.value
+    #expect(image.width == 3, "the visible cell still gets its image")
+    #expect(network.cancellations.value == 0, "the fetch had a visible waiter and must not be cancelled")
+  }
+
+  @Test("cancelPrefetching cancels one URL and frees its slot for the next")
+  func cancelOne() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let list = urls(3)
+    let prefetcher = ImagePrefetcher(loader: loader)
+    await prefetcher.prefetch(list)
+    await waitForFetches(2, network, prefetcher)
+    await prefetcher.cancelPrefetching([list[0]])
+    let cancelled = await eventually { network.cancellations.value == 1 }
+    #expect(cancelled, "the URL scrolled away from should be cancelled")
+    let next = await waitForFetches(2, network, prefetcher)
+    #expect(next && network.fetches.value == 3, "its slot should go to the next queued URL; fetches \(network.fetches.value)")
+    network.clock.advance(by: .seconds(1))
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import Networking
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Exercise 2 — Building requests", .timeLimit(.minutes(1)))
+struct Exercise2_RequestBuilderTests {
+  let builder = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1")!)
+
+  struct Draft: Encodable, Sendable {
+    var postTitle: String
+    var publishAt: Date
+  }
+
+  struct Upload: TargetType {
+    var method: HTTPMethod { .post }
+    var path: String { "/posts" }
+    var body: RequestBody?
+    var headers: [String: String] = [:]
+    var idempotencyKey: String?
+    var timeout: TimeInterval?
+  }
+
+  @Test func theBasePathIsKept() throws {
+    let url = try builder.url(for: Get<Health>(path: "/posts/42"))
+    #expect(url.absoluteString == "https://api.example.com/v1/posts/42", "the /v1 of the base URL must stay in every URL, got \(url)")
+    let slash = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1/")!)
+    let other = try slash.url(for: Get<Health>(path: "posts"))
+    #expect(other.absoluteString == "https://api.example.com/v1/posts", "slashes between base and path should come out as exactly one, got \(other)")
+  }
+
+  @Test func queryItemsArePercentEncodedAndSorted() throws {
+    let target = Get<Health>(path: "/search", query: ["q": "swift & ios+1 = fun", "limit": "20", "after": "a/b?c"])
+    let url = try builder.url(for: target)
+    #expect(
+      url.absoluteString == "https://api.example.com/v1/search?after=a%2Fb%3Fc&limit=20&q=swift%20%26%20ios%2B1%20%3D%20fun",
+      "query items should be sorted by name and every reserved character (& + = / ? and space) percent-encoded, got \(url)")
+    let again = try builder.url(for: target)
+    #expect(url == again, "the same target must always give the same URL")
+  }
+
+  @Test func aBadBaseURLOrPathIsATypedError() {
+    let noHost = RequestBuilder(baseURL: URL(string: "api.example.com")!)
+    #expect(throws: NetworkError.self, "a base URL without scheme and host cannot make requests") {
+      try noHost.url(for: Get<Health>(path: "/x"))
+    }
+    #expect(throws: NetworkError.self, "a query in the path bypasses the encoding: it should be rejected") {
+      try builder.url(for: Get<Health>(path: "/x?token=1"))
+    }
+  }
+
+  @Test func headersDefaultsAndTimeout() throws {
+    let builder = RequestBuilder(
+      baseURL: URL(string: "https://api.example.com/v1")!, defaultHeaders: ["Accept": "application/json", "X-App-Version": "1.0"])
+    let request = try builder.makeRequest(for: Get<Health>(path: "/feed", headers: ["X-App-Version": "2.0", "X-Trace": "t1"]))
+    #expect(request.httpMethod == "GET", "the method should be set")
+    #expect(request.value(forHTTPHeaderField: "Accept") == "application/json", "default headers go on every request")
+    #expect(request.value(forHTTPHeaderField: "X-App-Version") == "2.0", "a request's own header wins over the default")
+    #expect(request.value(forHTTPHeaderField: "X-Trace") == "t1", "the request's own headers are added")
+    #expect(request.timeoutInterval == 30, "the default timeout is 30 s, got \(request.timeoutInterval)")
+    let quick = try builder.makeRequest(for: Get<Health>(path: "/feed", timeout: 5))
+    #expect(quick.timeoutInterval == 5, "a request's own timeout wins")
+  }
+
+  @Test func jsonBodiesUseSnakeCaseAndISO8601() throws {
+    let draft = Draft(postTitle: "Hi", publishAt: Date(timeIntervalSince1970: 1_714_564_800))
+    let request = try builder.makeRequest(for: Upload(body: .json(draft), idempotencyKey: "k-1"))
+    let body = String(decoding: request.httpBody ?? Data(), as: UTF8.self)
+    #expect(
+      body == #"{"post_title":"Hi","publish_at":"2024-05-01T12:00:00Z"}"#,
+      "JSON bodies use snake_case keys and ISO-8601 dates, got \(body)")
+    #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json", "a JSON body needs its Content-Type")
+    #expect(request.value(forHTTPHeaderField: "Idempotency-Key") == "k-1", "the idempotency key travels as the Idempotency-Key header")
+  }
+
+  @Test func multipartBodiesAreExactToTheByte() throws {
+    var form = MultipartFormData(boundary: "XyZ")
+    form.append("Ada", name: "name")
+    form.append(Data([0x89, 0x50, 0x0D, 0x0A]), name: "avatar", filename: "me.png", contentType: "image/png")
+    var expected = Data()
+    expected.append(Data("--XyZ\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n".utf8))
+    expected.append(Data("--XyZ\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"me.png\"\r\n".utf8))
+    expected.append(Data("Content-Type: image/png\r\n\r\n".utf8))
+    expected.append(Data([0x89, 0x50, 0x0D, 0x0A]))
+    expected.append(Data("\r\n--XyZ--\r\n".utf8))
+    let body = form.encoded()
+    #expect(
+      body == expected,
+      "the multipart body should be, byte for byte (CRLF line ends, closing --boundary--):\n\(String(decoding: expected, as: UTF8.self))\ngot:\n\(String(decoding: body, as: UTF8.self))"
+    )
+    let request = try builder.makeRequest(for: Upload(body: .multipart(form)))
+    #expect(request.value(forHTTPHeaderField: "Content-Type") == "multipart/form-data; boundary=XyZ", "the Content-Type carries the boundary")
+    #expect(request.httpBody == expected, "the request body is the encoded form")
+  }
+
+  @Test func theBuiltRequestReachesARealURLSession() async throws {
+    let seen = Recorder<URLRequest>()
+    let session = StubURLProtocol.session { request in
+      seen.append(request)
+      return (StubURLProtocol.response(for: request), Data(#"{"status":"ok"}"#.utf8))
+    }
+    defer { session.finishTasksAndInvalidate() }
+    let request = try builder.makeRequest(for: Get<Health>(path: "/health", query: ["v": "a b"]))
+    _ = try await session.data(for: stubbed(request, session))
+    #expect(seen.all.first?.url?.absoluteString == "https://api.example.com/v1/health?v=a%20b", "URLSession should receive the URL as built")
+  }
+}

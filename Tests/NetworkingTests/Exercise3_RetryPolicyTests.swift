@@ -1,0 +1,181 @@
+import Foundation
+import PracticeServer
+import Testing
+import WorkbookTesting
+
+@testable import Networking
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Exercise 3 — Retry with backoff and jitter", .timeLimit(.minutes(1)))
+struct Exercise3_RetryPolicyTests {
+  let unavailable = NetworkError.http(status: 503, body: Data())
+
+  @Test func exponentialBackoffDoublesAndIsCapped() {
+    let policy = RetryPolicy(maxAttempts: 10, baseDelay: .milliseconds(500), maxDelay: .seconds(8), jitter: .none)
+    let waits = (1...7).map { policy.backoff(beforeRetry: $0, random: .constant(0.3)) }
+    let expected: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8), .seconds(8)]
+    #expect(waits == expected, "without jitter the waits are 0.5, 1, 2, 4, then capped at 8 s; got \(waits)")
+    let huge = policy.backoff(beforeRetry: 500, random: .constant(0.3))
+    #expect(huge == .seconds(8), "a huge retry number must not overflow: it is capped, got \(huge)")
+  }
+
+  @Test func jitterUsesTheInjectedRandomSource() {
+    let full = RetryPolicy(maxAttempts: 5, baseDelay: .seconds(1), maxDelay: .seconds(30), jitter: .full)
+    #expect(full.backoff(beforeRetry: 3, random: .constant(0.5)) == .seconds(2), "full jitter is random × delay: 0.5 × 4 s = 2 s")
+    #expect(full.backoff(beforeRetry: 3, random: .constant(0)) == .zero, "full jitter can go down to zero")
+    let equal = RetryPolicy(maxAttempts: 5, baseDelay: .seconds(1), maxDelay: .seconds(30), jitter: .equal)
+    #expect(equal.backoff(beforeRetry: 3, random: .constant(0)) == .seconds(2), "equal jitter never goes below half the delay (2 of 4 s)")
+    #expect(equal.backoff(beforeRetry: 3, random: .constant(0.5)) == .seconds(3), "equal jitter is d/2 + random × d/2: 2 + 0.5 × 2 = 3 s")
+    let random = RandomSource(SeededRandom(seed: 42))
+    let spread = Set((0..<50).map { _ in full.backoff(beforeRetry: 4, random: random) })
+    #expect(spread.count > 40, "a real random source must spread the waits (that is the point of jitter), got \(spread.count) distinct of 50")
+    #expect(spread.allSatisfy { $0 >= .zero && $0 <= .seconds(8) }, "full jitter stays within 0…delay")
+  }
+
+  @Test func onlyIdempotentRequestsMayBeRetried() {
+    let policy = RetryPolicy()
+    for method in [HTTPMethod.get, .head, .put, .delete, .options] {
+      #expect(policy.mayRetry(method: method, idempotencyKey: nil), "\(method.rawValue) is idempotent: sending it twice is safe")
+    }
+    #expect(!policy.mayRetry(method: .post, idempotencyKey: nil), "a POST sent twice may create two orders: no retry without a key")
+    #expect(!policy.mayRetry(method: .patch, idempotencyKey: nil), "PATCH is not idempotent")
+    #expect(policy.mayRetry(method: .post, idempotencyKey: "k"), "with an idempotency key the server deduplicates: a POST may be retried")
+  }
+
+  @Test func onlyTransientFailuresAreRetryable() {
+    let policy = RetryPolicy()
+    for status in [408, 429, 500, 502, 503, 504] {
+      #expect(policy.isRetryable(.http(status: status, body: Data())), "\(status) is transient")
+    }
+    for status in [400, 403, 404, 409, 422, 501] {
+      #expect(!policy.isRetryable(.http(status: status, body: Data())), "\(status) will fail the same way again")
+    }
+    #expect(policy.isRetryable(.timeout), "a timeout is transient")
+    #expect(policy.isRetryable(.transport(.networkConnectionLost)), "a dropped connection is transient")
+    #expect(!policy.isRetryable(.unauthorized), "401 is for the token refresh, not for the retry loop")
+    #expect(!policy.isRetryable(.decoding("x")), "a body that does not decode will not decode next time")
+    #expect(!policy.isRetryable(.cancelled), "a cancelled request must stay cancelled")
+  }
+
+  @Test func retryAfterInSecondsOrHTTPDate() {
+    let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
+    #expect(RetryPolicy.retryAfter("120", now: now) == .seconds(120), "a number is seconds")
+    #expect(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:30 GMT", now: now) == .seconds(30), "an HTTP-date is measured from now")
+    #expect(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:27:00 GMT", now: now) == .zero, "a date in the past means no wait")
+    #expect(RetryPolicy.retryAfter("soon", now: now) == nil, "garbage is ignored")
+    let policy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none, maxRetryAfter: .seconds(60))
+    let asked = policy.delay(after: .http(status: 503, body: Data(), retryAfter: "7"), beforeRetry: 1, random: .constant(0), now: now)
+    #expect(asked == .seconds(7), "the server's Retry-After wins over the backoff, got \(asked)")
+    let capped = policy.delay(after: .http(status: 429, body: Data(), retryAfter: "3600"), beforeRetry: 1, random: .constant(0), now: now)
+    #expect(capped == .seconds(60), "a Retry-After of an hour is capped at maxRetryAfter, got \(capped)")
+  }
+
+  @Test("no wait after the final attempt")
+  func noWaitAfterTheLastAttempt() async {
+    let clock = ManualClock()
+    let policy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none)
+    let attempts = Counter()
+    let done = Counter()
+    let task = Task {
+      defer { done.increment() }
+      return try await policy.run(method: .get, clock: clock, random: .constant(0)) { _ -> Int in
+        attempts.increment()
+        throw NetworkError.http(status: 503, body: Data())
+      }
+    }
+    for _ in 0..<2 {
+      guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
+      clock.advance(by: .seconds(10))
+    }
+    let finished = await eventually { done.value == 1 }
+    #expect(finished, "after the last attempt failed the loop must throw at once, not sleep: it is still waiting")
+    if !finished { clock.advance(by: .seconds(100)) }
+    let error = await failure(of: task)
+    #expect(error == .http(status: 503, body: Data()), "the last failure should reach the caller, got \(String(describing: error))")
+    #expect(attempts.value == 3, "maxAttempts 3 means exactly 3 attempts, got \(attempts.value)")
+    #expect(clock.sleepHistory == [.seconds(1), .seconds(2)], "3 attempts need exactly 2 waits (1 s, 2 s), got \(clock.sleepHistory)")
+  }
+
+  @Test func aPOSTIsNotRetriedUnlessItHasAKey() async {
+    let clock = ManualClock()
+    let policy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none)
+    let attempts = Counter()
+    let error = await failure(
+      of: Task {
+        try await policy.run(method: .post, clock: clock, random: .constant(0)) { _ -> Int in
+          attempts.increment()
+          throw NetworkError.http(status: 503, body: Data())
+        }
+      })
+    #expect(error == .http(status: 503, body: Data()), "the POST's failure should reach the caller")
+    #expect(attempts.value == 1, "a POST without an idempotency key must be sent once, it was sent \(attempts.value) times")
+    #expect(clock.sleepHistory.isEmpty, "nothing to wait for when there is no retry")
+
+    let keyed = Counter()
+    let done = Counter()
+    let task = Task {
+      defer { done.increment() }
+      return try await policy.run(method: .post, idempotencyKey: "order-1", clock: clock, random: .constant(0)) { attempt -> Int in
+        keyed.increment()
+        if attempt == 1 { throw NetworkError.http(status: 503, body: Data()) }
+        return attempt
+      }
+    }
+    if await clock.waitForSleepers(1, giveUp: { done.value == 1 }) { clock.advance(by: .seconds(1)) }
+    #expect((try? await task.value) == 2, "a POST with an idempotency key may be retried and succeed on attempt 2")
+  }
+
+  @Test func cancellationDuringTheWaitStopsAtOnce() async {
+    let clock = ManualClock()
+    let policy = RetryPolicy(maxAttempts: 5, baseDelay: .seconds(30), maxDelay: .seconds(30), jitter: .none)
+    let attempts = Counter()
+    let done = Counter()
+    let task = Task {
+      defer { done.increment() }
+      return try await policy.run(method: .get, clock: clock, random: .constant(0)) { _ -> Int in
+        attempts.increment()
+        throw NetworkError.timeout
+      }
+    }
+    let slept = await clock.waitForSleepers(1) { done.value == 1 }
+    #expect(slept, "after a timeout the loop should wait on the injected clock before retrying")
+    task.cancel()
+    let error = await failure(of: task)
+    #expect(error == .cancelled, "cancelling during the wait should throw .cancelled, got \(String(describing: error))")
+    #expect(attempts.value == 1, "no attempt may start after cancellation, saw \(attempts.value)")
+  }
+
+  @Test("integration: real 503s with Retry-After are retried on the injected clock")
+  func retriesRealServiceUnavailable() async throws {
+    try await withServer { server in
+      server.chaos.failNext(2, status: 503, retryAfter: 1)
+      let clock = ManualClock()
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.finishTasksAndInvalidate() }
+      let policy = RetryPolicy(maxAttempts: 4, baseDelay: .seconds(5), maxDelay: .seconds(30), jitter: .full)
+      let url = server.baseURL.appendingPathComponent("v1/feed")
+      let done = Counter()
+      let task = Task {
+        defer { done.increment() }
+        return try await policy.run(method: .get, clock: clock, random: .constant(0.5)) { _ -> Int in
+          let (response, data) = try await fetch(session, URLRequest(url: url))
+          try NetworkError.check(response, body: data)
+          return response.statusCode
+        }
+      }
+      for _ in 0..<2 {
+        guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
+        clock.advance(by: .seconds(1))
+      }
+      let status = try? await task.value
+      #expect(status == 200, "two 503s then a success: the third attempt should return 200")
+      #expect(server.requestCount("/v1/feed") == 3, "the server should have seen 3 requests, saw \(server.requestCount("/v1/feed"))")
+      #expect(
+        clock.sleepHistory == [.seconds(1), .seconds(1)],
+        "each wait should be the server's Retry-After (1 s), not the 2.5 s backoff; got \(clock.sleepHistory)")
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import PracticeServer
+import Testing
+import WorkbookTesting
+
+@testable import Networking
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Exercise 4 — Single-flight token refresh", .timeLimit(.minutes(1)))
+struct Exercise4_TokenStoreTests {
+  static let farFuture = Date(timeIntervalSince1970: 4_000_000_000)
+  let old = AuthToken(accessToken: "old", refreshToken: "r0", expiresAt: farFuture)
+
+  static func token(_ number: Int) -> AuthToken {
+    AuthToken(accessToken: "new-\(number)", refreshToken: "r\(number)", expiresAt: farFuture)
+  }
+
+  /// Starts `count` callers that all report a 401 for `rejected` while the refresh sleeps.
+  func crowd(_ store: TokenStore, count: Int, rejected: String, clock: ManualClock) async -> [Task<String, any Error>] {
+    let finished = Counter()
+    let tasks = (0..<count).map { _ in
+      Task {
+        defer { finished.increment() }
+        return try await store.refreshedAccessToken(after: rejected)
+      }
+    }
+    await clock.waitForSleepers(1) { finished.value == count }
+    for _ in 0..<500 { await Task.yield() }
+    return tasks
+  }
+
+  @Test("20 concurrent 401s cause exactly one refresh, and everyone gets its token")
+  func twentyWaitersOneRefresh() async throws {
+    let clock = ManualClock()
+    let refreshes = Counter()
+    let store = TokenStore(token: old) { refreshToken in
+      let number = refreshes.increment()
+      try await clock.sleep(for: .seconds(1))
+      return Self.token(number)
+    }
+    let tasks = await crowd(store, count: 20, rejected: "old", clock: clock)
+    clock.advance(by: .seconds(1))
+    for task in tasks {
+      let token = try? await task.value
+      #expect(token == "new-1", "every waiter should get the one new token, got \(String(describing: token))")
+    }
+    #expect(refreshes.value == 1, "20 callers saw a 401 at once: exactly one refresh should run, \(refreshes.value) ran")
+    #expect(await store.current == Self.token(1), "the new token should be stored")
+  }
+
+  @Test("a failed refresh reaches every waiter, and the next call tries again")
+  func failedRefreshReachesEveryone() async throws {
+    let clock = ManualClock()
+    let refreshes = Counter()
+    let store = TokenStore(token: old) { _ in
+      let number = refreshes.increment()
+      if number == 1 {
+        try await clock.sleep(for: .seconds(1))
+        throw NetworkError.offline
+      }
+      return Self.token(number)
+    }
+    let tasks = await crowd(store, count: 10, rejected: "old", clock: clock)
+    clock.advance(by: .seconds(1))
+    for task in tasks {
+      let error = await failure(of: task)
+      #expect(error == .offline, "every waiter should get the refresh's failure, got \(String(describing: error))")
+    }
+    #expect(refreshes.value == 1, "10 waiters should share the one failing refresh")
+    let retried = try? await store.refreshedAccessToken(after: "old")
+    #expect(retried == "new-2", "a failure must not be remembered: the next call refreshes again, got \(String(describing: retried))")
+  }
+
+  @Test func aRejectedRefreshTokenSignsOut() async {
+    let store = TokenStore(token: old) { _ in throw NetworkError.unauthorized }
+    let error = await failure(of: Task { try await store.refreshedAccessToken(after: "old") })
+    #expect(error == .unauthorized, "a refresh answered with 401 means the session is over")
+    #expect(await store.current == nil, "a dead refresh token should sign the user out")
+  }
+
+  @Test func aTokenAlreadyRefreshedIsNotRefreshedAgain() async throws {
+    let refreshes = Counter()
+    let store = TokenStore(token: old) { _ in Self.token(refreshes.increment()) }
+    let first = try await store.refreshedAccessToken(after: "old")
+    let late = try await store.refreshedAccessToken(after: "old")
+    #expect(first == "new-1" && late == "new-1", "a 401 for a token that was already replaced gets the current token")
+    #expect(refreshes.value == 1, "a late 401 for the old token must not start a second refresh, saw \(refreshes.value)")
+  }
+
+  @Test func aTokenAboutToExpireIsRefreshedBeforeUse() async throws {
+    let now = LockedBox(Date(timeIntervalSince1970: 1_000_000))
+    let refreshes = Counter()
+    let soon = AuthToken(accessToken: "soon", refreshToken: "r0", expiresAt: Date(timeIntervalSince1970: 1_000_030))
+    let store = TokenStore(token: soon, refreshMargin: 60, now: { now.value }) { _ in Self.token(refreshes.increment()) }
+    let token = try await store.validAccessToken()
+    #expect(token == "new-1", "a token expiring in 30 s (margin 60 s) should be refreshed before it is sent, got \(String(describing: token))")
+    now.mutate { $0 = Date(timeIntervalSince1970: 1_000_000) }
+    #expect(try await store.validAccessToken() == "new-1", "a fresh token is used as it is")
+    #expect(refreshes.value == 1, "a fresh token needs no refresh")
+    let signedOut = TokenStore(token: nil) { _ in Self.token(9) }
+    #expect(try await signedOut.validAccessToken() == nil, "signed out means no token, not an error")
+  }
+
+  @Test("a 401 is replayed exactly once with the new token")
+  func replayOnce() async throws {
+    let store = TokenStore(token: old) { _ in Self.token(1) }
+    let sent = Recorder<String?>()
+    let value = try await store.authorized { token -> Int in
+      sent.append(token)
+      if token == "old" { throw NetworkError.unauthorized }
+      return 7
+    }
+    #expect(value == 7, "the replay with the new token should succeed")
+    #expect(sent.all == ["old", "new-1"], "sent with the old token, then once with the new one; got \(sent.all)")
+  }
+
+  @Test("a second 401 is final: no endless refresh loop")
+  func secondUnauthorizedIsFinal() async {
+    let refreshes = Counter()
+    let store = TokenStore(token: old) { _ in Self.token(refreshes.increment()) }
+    let sends = Counter()
+    let error = await failure(
+      of: Task {
+        try await store.authorized { _ -> Int in
+          // Stops a runaway loop after a few rounds so the test can report it.
+          if sends.increment() > 5 { throw NetworkError.http(status: 418, body: Data()) }
+          throw NetworkError.unauthorized
+        }
+      })
+    #expect(error == .unauthorized, "after the replay also got 401 the caller should get .unauthorized, got \(String(describing: error))")
+    #expect(sends.value == 2, "a request is sent at most twice (original + one replay), it was sent \(sends.value) times")
+    #expect(refreshes.value == 1, "one 401 → one refresh, saw \(refreshes.value)")
+  }
+
+  @Test("integration: 20 concurrent 401s from the server cause one refresh call")
+  func twentyRealUnauthorized() async throws {
+    try await withServer { server in
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.finishTasksAndInvalidate() }
+      let issued = server.issueTokens()
+      server.chaos.expireTokens()
+      let refreshURL = server.baseURL.appendingPathComponent("v1/auth/refresh")
+      let store = TokenStore(token: AuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Self.farFuture)) {
+        refreshToken in
+        // The refresh goes straight to the server: it is never intercepted by the 401 handling.
+        var request = URLRequest(url: refreshURL)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONCoding.encoder().encode(["refresh_token": refreshToken])
+        let (response, data) = try await fetch(session, request)
+        try NetworkError.check(response, body: data)
+        return try NetworkError.decode(AuthToken.self, from: data, using: JSONCoding.decoder())
+      }
+      let meURL = server.baseURL.appendingPathComponent("v1/users/me")
+      let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+        for _ in 0..<20 {
+          group.addTask {
+            try await store.authorized { token -> Int in
+              var request = URLRequest(url: meURL)
+              request.setValue("Bearer \(token ?? "")", forHTTPHeaderField: "Authorization")
+              let (response, data) = try await fetch(session, request)
+              try NetworkError.check(response, body: data)
+              return response.statusCode
+            }
+          }
+        }
+        return try await group.reduce(into: [Int]()) { $0.append($1) }
+      }
+      #expect(statuses == Array(repeating: 200, count: 20), "all 20 requests should succeed after the refresh, got \(statuses)")
+      #expect(server.refreshCount == 1, "the server should see exactly one refresh call, saw \(server.refreshCount)")
+    }
+  }
+}

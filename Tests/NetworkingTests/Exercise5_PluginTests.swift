@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import Networking
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite("Exercise 5 — Plugins: tokens, redacted logs, metrics", .timeLimit(.minutes(1)))
+struct Exercise5_PluginTests {
+  struct Tagger: NetworkPlugin {
+    let name: String
+    let events: Recorder<String>
+
+    func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+      events.append("\(name).prepare")
+      var request = request
+      let previous = request.value(forHTTPHeaderField: "X-Order") ?? ""
+      request.setValue(previous + name, forHTTPHeaderField: "X-Order")
+      return request
+    }
+    func willSend(_ request: URLRequest, context: RequestContext) { events.append("\(name).willSend") }
+    func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {
+      events.append("\(name).didReceive")
+    }
+    func process(_ result: Result<HTTPResponse, NetworkError>, context: RequestContext) -> Result<HTTPResponse, NetworkError> {
+      events.append("\(name).process")
+      return result.map { response in
+        var response = response
+        response.headers["X-Seen", default: ""] += name
+        return response
+      }
+    }
+  }
+
+  let request = URLRequest(url: URL(string: "https://api.example.com/v1/me")!)
+
+  @Test func pluginsRunInOrderAtEveryPoint() async throws {
+    let events = Recorder<String>()
+    let chain = PluginChain([Tagger(name: "A", events: events), Tagger(name: "B", events: events)])
+    let context = RequestContext(id: 1)
+    let prepared = try await chain.prepare(request, context: context)
+    chain.willSend(prepared, context: context)
+    let result: Result<HTTPResponse, NetworkError> = .success(HTTPResponse(status: 200))
+    chain.didReceive(result, for: prepared, context: context)
+    let processed = chain.process(result, context: context)
+    #expect(prepared.value(forHTTPHeaderField: "X-Order") == "AB", "each plugin prepares the request the previous one returned, in order")
+    #expect((try? processed.get())?.headers["X-Seen"] == "AB", "each plugin processes the result the previous one returned, in order")
+    #expect(
+      events.all == ["A.prepare", "B.prepare", "A.willSend", "B.willSend", "A.didReceive", "B.didReceive", "A.process", "B.process"],
+      "plugins run in the order given, at each of the four points; got \(events.all)")
+  }
+
+  @Test func theAccessTokenPluginAddsABearerHeaderOnlyWhenThereIsAToken() async throws {
+    let auth = RequestContext(id: 1, requiresAuth: true)
+    let withToken = try await AccessTokenPlugin { "abc" }.prepare(request, context: auth)
+    #expect(withToken.value(forHTTPHeaderField: "Authorization") == "Bearer abc", "a request that needs auth gets Bearer <token>")
+    let none = try await AccessTokenPlugin { nil }.prepare(request, context: auth)
+    #expect(none.value(forHTTPHeaderField: "Authorization") == nil, "no token: no Authorization header at all, never an empty `Bearer `")
+    let empty = try await AccessTokenPlugin { "" }.prepare(request, context: auth)
+    #expect(empty.value(forHTTPHeaderField: "Authorization") == nil, "an empty token is no token: no `Bearer ` header")
+    let open = try await AccessTokenPlugin { "abc" }.prepare(request, context: RequestContext(id: 1, requiresAuth: false))
+    #expect(open.value(forHTTPHeaderField: "Authorization") == nil, "a public endpoint (login, refresh) must not carry the token")
+  }
+
+  @Test("the log never contains a secret, whatever its letter case")
+  func logsAreRedacted() {
+    let lines = Recorder<String>()
+    let logger = LoggingPlugin { lines.append($0) }
+    var request = URLRequest(url: URL(string: "https://api.example.com/v1/login?Access_Token=SECRET-Q1&page=2&email=ada%40mail.test")!)
+    request.httpMethod = "POST"
+    request.setValue("Bearer SECRET-H1", forHTTPHeaderField: "authorization")
+    request.setValue("session=SECRET-H2", forHTTPHeaderField: "COOKIE")
+    request.setValue("SECRET-H3", forHTTPHeaderField: "x-Api-Key")
+    request.setValue("fine", forHTTPHeaderField: "X-Trace")
+    request.httpBody = Data(
+      #"{"Password":"SECRET-B1","user":{"email":"SECRET-B2","refresh_token":"SECRET-B3"},"items":[{"token":"SECRET-B4"}],"accessToken":"SECRET-B5","page":2}"#
+        .utf8)
+    let context = RequestContext(id: 1)
+    logger.willSend(request, context: context)
+    let response = HTTPResponse(
+      status: 200, headers: ["Set-Cookie": "id=SECRET-R1", "Content-Type": "application/json"],
+      data: Data(#"{"access_token":"SECRET-R2","refresh_token":"SECRET-R3","name":"Ada"}"#.utf8))
+    logger.didReceive(.success(response), for: request, context: context)
+    logger.didReceive(.failure(.http(status: 400, body: Data(#"{"password":"SECRET-R4"}"#.utf8))), for: request, context: context)
+    #expect(!lines.all.isEmpty, "the logger should log the request and the response")
+    for line in lines.all {
+      #expect(!line.contains("SECRET"), "a secret reached the log: \(line)")
+    }
+    let text = lines.all.joined(separator: "\n")
+    #expect(text.contains("X-Trace: fine"), "harmless headers are logged as they are:\n\(text)")
+    #expect(text.contains("page=2"), "harmless query items are logged as they are:\n\(text)")
+    #expect(text.contains("\"name\":\"Ada\""), "harmless body fields are logged as they are:\n\(text)")
+    #expect(text.contains("POST"), "the method is logged")
+  }
+
+  @Test func redactorHeadersIgnoreLetterCase() {
+    let masked = Redactor.headers(["AUTHORIZATION": "a", "Set-cookie": "b", "X-API-KEY": "c", "Accept": "d"])
+    #expect(masked["AUTHORIZATION"] == Redactor.mask && masked["Set-cookie"] == Redactor.mask, "header names are case-insensitive")
+    #expect(masked["X-API-KEY"] == Redactor.mask, "X-API-Key in any case is secret")
+    #expect(masked["Accept"] == "d", "other headers stay")
+  }
+
+  @Test func metricsCountAttemptsAndMeasureThemOnTheInjectedClock() {
+    let clock = ManualClock()
+    let metrics = MetricsPlugin(clock: clock)
+    let ok: Result<HTTPResponse, NetworkError> = .success(HTTPResponse(status: 200))
+    metrics.willSend(request, context: RequestContext(id: 1, attempt: 1))
+    clock.advance(by: .milliseconds(300))
+    metrics.didReceive(.failure(.timeout), for: request, context: RequestContext(id: 1, attempt: 1))
+    metrics.willSend(request, context: RequestContext(id: 1, attempt: 2))
+    clock.advance(by: .milliseconds(100))
+    metrics.didReceive(ok, for: request, context: RequestContext(id: 1, attempt: 2))
+    metrics.willSend(request, context: RequestContext(id: 2, attempt: 1))
+    clock.advance(by: .milliseconds(50))
+    metrics.didReceive(ok, for: request, context: RequestContext(id: 2, attempt: 1))
+    let snapshot = metrics.metrics
+    #expect(snapshot.requests == 3, "three attempts were sent, counted \(snapshot.requests)")
+    #expect(snapshot.retries == 1, "one attempt was a retry, counted \(snapshot.retries)")
+    #expect(snapshot.successes == 2 && snapshot.failures == 1, "2 successes and 1 failure, got \(snapshot.successes)/\(snapshot.failures)")
+    #expect(snapshot.durations == [.milliseconds(300), .milliseconds(100), .milliseconds(50)], "durations come from the injected clock, got \(snapshot.durations)")
+    #expect(abs(snapshot.successRate - 2.0 / 3.0) < 0.0001, "success rate is successes / finished attempts, got \(snapshot.successRate)")
+  }
+}

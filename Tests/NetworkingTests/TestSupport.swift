@@ -1,0 +1,113 @@
+import Foundation
+import PracticeServer
+import WorkbookTesting
+
+@testable import Networking
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A GET of `path` decoding `T`, for tests.
+struct Get<T: Decodable & Sendable>: APIRequest {
+  typealias Response = T
+  var path: String
+  var query: [String: String] = [:]
+  var headers: [String: String] = [:]
+  var requiresAuth = false
+  var timeout: TimeInterval?
+}
+
+/// A POST of `path`, optionally with an idempotency key.
+struct PostRequest<T: Decodable & Sendable>: APIRequest {
+  typealias Response = T
+  var path: String
+  var idempotencyKey: String?
+  var body: RequestBody? = nil
+  var method: HTTPMethod { .post }
+}
+
+extension Get {
+  var method: HTTPMethod { .get }
+}
+
+struct Health: Decodable, Sendable, Equatable {
+  var status: String
+}
+
+/// Runs `body` with a practice server started on a free port, and stops it afterwards.
+func withServer<T>(_ body: (PracticeServer) async throws -> T) async throws -> T {
+  let server = try PracticeServer.started()
+  defer { server.stop() }
+  return try await body(server)
+}
+
+/// One request with a plain URLSession: the status, the headers and the body.
+func fetch(_ session: URLSession, _ request: URLRequest) async throws -> (HTTPURLResponse, Data) {
+  let (data, response) = try await session.data(for: request)
+  guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+  return (http, data)
+}
+
+/// A thread-safe list that tests append to from any task.
+final class Recorder<Element: Sendable>: Sendable {
+  private let storage = LockedBox<[Element]>([])
+
+  func append(_ element: Element) { storage.mutate { $0.append(element) } }
+  var all: [Element] { storage.value }
+}
+
+/// A value behind an NSLock (visible to the thread sanitizer).
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+
+  init(_ value: Value) { stored = value }
+
+  var value: Value {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+
+  func mutate<R>(_ body: (inout Value) -> R) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&stored)
+  }
+}
+
+/// Awaits `task`'s error, as a `NetworkError`, or nil when it succeeded.
+func failure<T>(of task: Task<T, any Error>) async -> NetworkError? {
+  do {
+    _ = try await task.value
+    return nil
+  } catch {
+    return NetworkError(mapping: error)
+  }
+}
+
+/// Polls (in real time, a millisecond at a time, at most ~5 s) until `condition` holds: for
+/// waiting on a real server, never for a backoff.
+func eventually(_ condition: () -> Bool) async -> Bool {
+  for _ in 0..<5_000 {
+    if condition() { return true }
+    try? await Task.sleep(nanoseconds: 1_000_000)
+  }
+  return condition()
+}
+
+/// The header that routes a request to its stub session's handler. On Linux, URLSession adds a
+/// configuration's extra headers only after it chose the protocol, so requests of a stub
+/// session carry the header themselves.
+func stubHeaders(_ session: URLSession) -> [String: String] {
+  let id = session.configuration.httpAdditionalHeaders?[StubURLProtocol.sessionHeader] as? String ?? ""
+  return [StubURLProtocol.sessionHeader: id]
+}
+
+/// `request` routed to `session`'s stub handler.
+func stubbed(_ request: URLRequest, _ session: URLSession) -> URLRequest {
+  var request = request
+  for (name, value) in stubHeaders(session) { request.setValue(value, forHTTPHeaderField: name) }
+  return request
+}

@@ -1,0 +1,144 @@
+import Dispatch
+import Testing
+import WorkbookTesting
+
+@testable import Observers
+
+@Suite("Exercise 1 — An observable value with tokens")
+struct Exercise1_ObservableTests {
+  @Test func theFirstCallCarriesTheCurrentValue() {
+    let name = Observable("Ada")
+    let seen = Recorder<String>()
+    let token = name.observe { seen.append($0) }
+    #expect(seen.values == ["Ada"], "observe(initial: true) should call the handler at once with the current value, so a screen can render it")
+    name.value = "Grace"
+    #expect(name.value == "Grace", "the setter should store the new value")
+    #expect(seen.values == ["Ada", "Grace"], "after one write the observer should have the current value and the change, got \(seen.values)")
+    token.cancel()
+  }
+
+  @Test func withoutInitialOnlyChangesArrive() {
+    let count = Observable(0)
+    let seen = Recorder<Int>()
+    let token = count.observe(initial: false) { seen.append($0) }
+    #expect(seen.values.isEmpty, "observe(initial: false) must not call the handler before the first change")
+    count.value = 1
+    count.value = 2
+    #expect(seen.values == [1, 2], "each write is one change, delivered once and in order; got \(seen.values)")
+    token.cancel()
+  }
+
+  @Test func everyObserverGetsEveryChangeOnceInOrder() {
+    let count = Observable(0)
+    let recorders = (0..<3).map { _ in Recorder<Int>() }
+    let tokens = recorders.map { recorder in count.observe(initial: false) { recorder.append($0) } }
+    for next in 1...5 { count.value = next }
+    for (index, recorder) in recorders.enumerated() {
+      #expect(recorder.values == [1, 2, 3, 4, 5], "observer \(index) should get 1...5 exactly once each, in order; got \(recorder.values)")
+    }
+    #expect(count.observerCount == 3, "three observers are registered")
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test func writingTheSameValueTwiceIsTwoChanges() {
+    let flag = Observable(true)
+    let seen = Recorder<Bool>()
+    let token = flag.observe(initial: false) { seen.append($0) }
+    flag.value = true
+    flag.value = true
+    #expect(seen.values == [true, true], "Value need not be Equatable, so every write is a change: two writes, two calls")
+    token.cancel()
+  }
+
+  @Test func cancellingTheTokenStopsDelivery() {
+    let count = Observable(0)
+    let seen = Recorder<Int>()
+    let token = count.observe(initial: false) { seen.append($0) }
+    count.value = 1
+    token.cancel()
+    count.value = 2
+    #expect(seen.values == [1], "after cancel() the observer must not be called again; got \(seen.values)")
+    #expect(count.observerCount == 0, "cancel() should remove the observer, or the closure (and all it captures) leaks")
+    #expect(token.isCancelled, "the token should report that it was cancelled")
+    token.cancel()
+    #expect(count.observerCount == 0, "cancelling twice is harmless")
+  }
+
+  @Test("releasing the token cancels the observation, like AnyCancellable")
+  func releasingTheTokenCancels() {
+    let count = Observable(0)
+    let seen = Recorder<Int>()
+    do {
+      let token = count.observe(initial: false) { seen.append($0) }
+      count.value = 1
+      withExtendedLifetime(token) {}
+    }
+    count.value = 2
+    #expect(seen.values == [1], "the token was released: its deinit cancels, so the change to 2 must not arrive; got \(seen.values)")
+    #expect(count.observerCount == 0, "a released token should leave no observer behind")
+  }
+
+  @Test("a screen that captures itself weakly is freed, and its observation ends with it")
+  func aScreenIsFreedWithItsToken() {
+    final class Screen: @unchecked Sendable {
+      var title = ""
+      var tokens: Set<ObserverToken> = []
+      init(_ model: Observable<String>) {
+        model.observe { [weak self] in self?.title = $0 }.store(in: &tokens)
+      }
+    }
+    let model = Observable("Inbox")
+    weak var weakScreen: Screen?
+    do {
+      let screen = Screen(model)
+      weakScreen = screen
+      #expect(screen.title == "Inbox", "the screen should render the current value at once")
+      #expect(model.observerCount == 1, "the screen registered one observer")
+    }
+    #expect(weakScreen == nil, "the screen should be freed: the observable holds the closure, the closure holds the screen only weakly")
+    #expect(model.observerCount == 0, "the screen's tokens went with it, so its observer should be gone")
+  }
+
+  @Test func theTokenDoesNotKeepTheObservableAlive() {
+    weak var weakModel: Observable<Int>?
+    var token: ObserverToken?
+    do {
+      let model = Observable(1)
+      weakModel = model
+      token = model.observe { _ in }
+    }
+    #expect(weakModel == nil, "a token should refer to its observable weakly: holding a token must not keep the model alive")
+    token?.cancel()
+  }
+
+  @Test func aThrowingUpdateChangesNothing() {
+    struct Invalid: Error {}
+    let count = Observable(1)
+    let seen = Recorder<Int>()
+    let token = count.observe(initial: false) { seen.append($0) }
+    #expect(throws: Invalid.self, "the transform's error should reach the caller") {
+      try count.update { value in
+        value = 99
+        throw Invalid()
+      }
+    }
+    #expect(count.value == 1, "a transform that throws must leave the value as it was")
+    #expect(seen.values.isEmpty, "nothing changed, so nobody should be told")
+    token.cancel()
+  }
+
+  @Test("1,000 concurrent increments: none lost, each delivered once", .timeLimit(.minutes(1)))
+  func concurrentIncrementsAreNotLost() async {
+    let count = Observable(0)
+    let seen = Recorder<Int>()
+    let token = count.observe(initial: false) { seen.append($0) }
+    DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
+      count.update { $0 += 1 }
+    }
+    #expect(count.value == 1_000, "update reads and writes under one lock, so 1,000 increments end at 1,000, not \(count.value)")
+    await eventually { seen.count >= 1_000 }
+    #expect(seen.count == 1_000, "1,000 changes should reach the observer 1,000 times, not \(seen.count)")
+    #expect(Set(seen.values) == Set(1...1_000), "every intermediate value 1...1,000 should be delivered exactly once")
+    token.cancel()
+  }
+}

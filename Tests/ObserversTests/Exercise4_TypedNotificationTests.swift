@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import Observers
+
+struct UserDidLogIn: TypedNotification, Equatable {
+  let userID: String
+}
+
+struct UserDidLogOut: TypedNotification, Equatable {
+  let reason: String
+}
+
+struct BadgeChanged: TypedNotification, Equatable {
+  static let name = Notification.Name("BadgeChanged")
+  let count: Int
+}
+
+@Suite("Exercise 4 — Typed notifications")
+struct Exercise4_TypedNotificationTests {
+  // Each test has its own center, so tests running in parallel never hear one another.
+  let center = NotificationCenter()
+
+  @Test func theObserverGetsThePayloadTyped() {
+    let logins = Recorder<UserDidLogIn>()
+    let token = center.observe(UserDidLogIn.self) { logins.append($0) }
+    center.post(UserDidLogIn(userID: "u-42"))
+    #expect(logins.values == [UserDidLogIn(userID: "u-42")], "the observer should get the posted payload, typed, once; got \(logins.values)")
+    token.cancel()
+  }
+
+  @Test func payloadTypesDoNotCross() {
+    let logins = Recorder<UserDidLogIn>()
+    let logouts = Recorder<UserDidLogOut>()
+    let tokens = [
+      center.observe(UserDidLogIn.self) { logins.append($0) },
+      center.observe(UserDidLogOut.self) { logouts.append($0) },
+    ]
+    center.post(UserDidLogOut(reason: "expired"))
+    #expect(logins.values.isEmpty, "a logout must not reach login observers: each payload type has its own name")
+    #expect(logouts.values == [UserDidLogOut(reason: "expired")], "the logout observer gets the logout")
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test func theObserverRunsBeforePostReturnsOnThePostingThread() {
+    let ran = Recorder<Bool>()
+    let token = center.observe(UserDidLogIn.self) { _ in ran.append(true) }
+    center.post(UserDidLogIn(userID: "a"))
+    #expect(ran.count == 1, "NotificationCenter delivers synchronously: the observer has run by the time post returns")
+    token.cancel()
+  }
+
+  @Test func cancellingTheTokenEndsTheObservation() {
+    let logins = Recorder<UserDidLogIn>()
+    let token = center.observe(UserDidLogIn.self) { logins.append($0) }
+    center.post(UserDidLogIn(userID: "first"))
+    token.cancel()
+    center.post(UserDidLogIn(userID: "second"))
+    #expect(logins.values.map(\.userID) == ["first"], "after cancel() the observer must be removed from the center; got \(logins.values)")
+  }
+
+  @Test func releasingTheTokenEndsTheObservation() {
+    let logins = Recorder<UserDidLogIn>()
+    do {
+      let token = center.observe(UserDidLogIn.self) { logins.append($0) }
+      center.post(UserDidLogIn(userID: "first"))
+      withExtendedLifetime(token) {}
+    }
+    center.post(UserDidLogIn(userID: "second"))
+    #expect(logins.values.map(\.userID) == ["first"], "a released token cancels: the second post must not arrive; got \(logins.values)")
+  }
+
+  @Test("a notification under the name without a payload, or with the wrong one, is skipped")
+  func aMissingOrWrongPayloadIsSkipped() {
+    let badges = Recorder<BadgeChanged>()
+    let token = center.observe(BadgeChanged.self) { badges.append($0) }
+    center.post(name: BadgeChanged.name, object: nil)
+    center.post(name: BadgeChanged.name, object: nil, userInfo: ["count": 3])
+    center.post(BadgeChanged(count: 5))
+    #expect(badges.values == [BadgeChanged(count: 5)], "only the typed post carries a payload; the others must be skipped, not crash; got \(badges.values)")
+    token.cancel()
+  }
+
+  @Test func aTypedPostReachesAPlainObserverOfTheName() {
+    let names = Recorder<String>()
+    let observer = center.addObserver(forName: BadgeChanged.name, object: nil, queue: nil) { names.append($0.name.rawValue) }
+    center.post(BadgeChanged(count: 1))
+    center.removeObserver(observer)
+    #expect(names.values == ["BadgeChanged"], "a typed post is an ordinary notification under the type's name, so older code can still listen")
+  }
+}

@@ -1,0 +1,37 @@
+// Exercise 4 — Stream to disk, chunk by chunk (intermediate)
+//
+// A download can be larger than the memory an app may use, so the body never lives in memory
+// whole: each chunk is written to the file before the next one is pulled from the transport.
+// Write `StreamToDisk.write`: write every chunk, report the running total after each write,
+// stop promptly when the task is cancelled, and notice a body that ends too early.
+import Foundation
+import Workbook
+
+/// Writes a transfer body to an open file, one chunk at a time.
+public enum StreamToDisk {
+  /// Writes every chunk of `body` to `handle`, which is positioned after `offset` bytes already on
+  /// disk, and returns the number of bytes on disk at the end.
+  ///
+  /// After each chunk has been written, `progress` receives the total on disk so far (`offset`
+  /// plus what this call wrote): a strictly increasing sequence. Memory stays at one chunk: a chunk
+  /// is written before the next one is pulled. Between chunks the task's cancellation is checked,
+  /// because a transport may keep delivering after its reader was cancelled. When `expectedTotal`
+  /// is known and the body ends short of it, throws `DownloadError.truncated`.
+  public static func write(
+    _ body: TransferBody, to handle: FileHandle, startingAt offset: Int64, expectedTotal: Int64?,
+    progress: (Int64) -> Void
+  ) async throws -> Int64 {
+    var onDisk = offset
+    for try await chunk in body {
+      try Task.checkCancellation()
+      try handle.write(contentsOf: chunk)
+      onDisk += Int64(chunk.count)
+      progress(onDisk)
+    }
+    try Task.checkCancellation()
+    if let expectedTotal, onDisk != expectedTotal {
+      throw DownloadError.truncated(received: onDisk, expected: expectedTotal)
+    }
+    return onDisk
+  }
+}

@@ -1,0 +1,88 @@
+// Shared plumbing (not an exercise): what a download asks a transport for and what it gets back.
+//
+// The downloader never sees URLSession: it talks to a `Transport`, so the same code streams from
+// a real server (`URLSessionTransport`) or from a script (`ScriptedTransport`) in tests.
+import Foundation
+
+/// One HTTP GET of a file, possibly continuing a partial download.
+public struct TransferRequest: Sendable, Equatable {
+  public var url: URL
+  /// Ask for the bytes from this offset on (`Range: bytes=N-`); nil asks for the whole file.
+  public var rangeStart: Int64?
+  /// The validator the partial bytes came with (`If-Range`): the server sends the rest only if
+  /// the file is unchanged, and the whole new file otherwise.
+  public var ifRange: String?
+
+  public init(url: URL, rangeStart: Int64? = nil, ifRange: String? = nil) {
+    self.url = url
+    self.rangeStart = rangeStart
+    self.ifRange = ifRange
+  }
+}
+
+/// The parts of an HTTP response a download needs.
+public struct TransferResponse: Sendable, Equatable {
+  /// 200 (whole file), 206 (a range), or an error status.
+  public var statusCode: Int
+  /// The first byte of the body within the file: `A` of `Content-Range: bytes A-B/N` on a 206.
+  public var rangeStart: Int64?
+  /// The size of the whole file when known: `N` of Content-Range, or Content-Length on a 200.
+  public var totalLength: Int64?
+  /// Whether the server said `Accept-Ranges: bytes`.
+  public var acceptsRanges: Bool
+  /// The ETag, or else Last-Modified: what `If-Range` must send back to resume.
+  public var validator: String?
+
+  public init(
+    statusCode: Int, rangeStart: Int64? = nil, totalLength: Int64? = nil, acceptsRanges: Bool = false,
+    validator: String? = nil
+  ) {
+    self.statusCode = statusCode
+    self.rangeStart = rangeStart
+    self.totalLength = totalLength
+    self.acceptsRanges = acceptsRanges
+    self.validator = validator
+  }
+}
+
+/// The body of a transfer, pulled one chunk at a time.
+///
+/// Pulling is what bounds memory: the transport produces the next chunk only when the consumer
+/// asks for it, so a consumer that writes each chunk before asking for the next holds one chunk.
+public struct TransferBody: AsyncSequence, Sendable {
+  public typealias Element = Data
+
+  private let nextChunk: @Sendable () async throws -> Data?
+
+  /// A body whose chunks come from `next`; nil means the body is complete.
+  public init(next: @escaping @Sendable () async throws -> Data?) {
+    nextChunk = next
+  }
+
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    let nextChunk: @Sendable () async throws -> Data?
+    public mutating func next() async throws -> Data? { try await nextChunk() }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(nextChunk: nextChunk) }
+}
+
+/// Starts transfers. Cancelling the task that reads a body stops the transfer.
+public protocol Transport: Sendable {
+  /// Sends `request` and returns the response head and a body to pull.
+  func start(_ request: TransferRequest) async throws -> (TransferResponse, TransferBody)
+}
+
+/// Why a download failed.
+public enum DownloadError: Error, Equatable, Sendable {
+  /// The server answered with a status that is neither 200 nor 206.
+  case httpStatus(Int)
+  /// The body ended after `received` of `expected` bytes.
+  case truncated(received: Int64, expected: Int64)
+  /// A 206 whose Content-Range does not start where the partial file ends.
+  case unexpectedRange(expected: Int64, got: Int64?)
+  /// The destination exists and the policy is `.fail`.
+  case destinationExists(URL)
+  /// The download can no longer be paused or resumed (it finished, failed or was cancelled).
+  case notRunning
+}

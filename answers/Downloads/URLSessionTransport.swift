@@ -1,0 +1,213 @@
+// Shared plumbing (not an exercise): the transport an app uses, on a real URLSession.
+//
+// A data task with its own delegate streams the body: each `didReceive data` becomes a chunk the
+// downloader pulls. When the reader falls behind by more than `bufferLimit` bytes, the task is
+// suspended until it catches up, so a fast network and a slow disk do not fill memory.
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Streams HTTP GETs through a `URLSession`, sending `Range` and `If-Range` when resuming.
+public final class URLSessionTransport: Transport {
+  public let session: URLSession
+  /// Bytes received but not yet pulled, above which the task is suspended.
+  public let bufferLimit: Int
+
+  public init(session: URLSession, bufferLimit: Int = 1 << 20) {
+    self.session = session
+    self.bufferLimit = max(1, bufferLimit)
+  }
+
+  /// The request sent for `transfer`: a GET, never answered from a cache, with
+  /// `Range: bytes=N-` and `If-Range: <validator>` when it continues a partial file.
+  public static func urlRequest(for transfer: TransferRequest) -> URLRequest {
+    var request = URLRequest(url: transfer.url, cachePolicy: .reloadIgnoringLocalCacheData)
+    request.httpMethod = "GET"
+    if let start = transfer.rangeStart {
+      request.setValue("bytes=\(start)-", forHTTPHeaderField: "Range")
+      if let validator = transfer.ifRange {
+        request.setValue(validator, forHTTPHeaderField: "If-Range")
+      }
+    }
+    return request
+  }
+
+  /// Reads what a download needs from an HTTP response head.
+  public static func transferResponse(_ response: HTTPURLResponse) -> TransferResponse {
+    func header(_ name: String) -> String? { response.value(forHTTPHeaderField: name) }
+    var result = TransferResponse(statusCode: response.statusCode)
+    result.acceptsRanges = header("Accept-Ranges")?.lowercased().contains("bytes") ?? false
+    result.validator = header("ETag") ?? header("Last-Modified")
+    if response.statusCode == 206, let range = header("Content-Range").flatMap(parseContentRange) {
+      result.rangeStart = range.start
+      result.totalLength = range.total
+    } else if response.statusCode == 200, response.expectedContentLength >= 0 {
+      result.totalLength = response.expectedContentLength
+    }
+    return result
+  }
+
+  /// Parses `bytes A-B/N` (N may be `*`).
+  static func parseContentRange(_ value: String) -> (start: Int64, total: Int64?)? {
+    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
+    let spec = trimmed.dropFirst("bytes ".count)
+    let parts = spec.split(separator: "/", maxSplits: 1)
+    guard let range = parts.first, let start = range.split(separator: "-").first.flatMap({ Int64($0) }) else {
+      return nil
+    }
+    let total = parts.count == 2 ? Int64(parts[1]) : nil
+    return (start, total)
+  }
+
+  public func start(_ request: TransferRequest) async throws -> (TransferResponse, TransferBody) {
+    let stream = ChunkStream(bufferLimit: bufferLimit)
+    let task = session.dataTask(with: Self.urlRequest(for: request))
+    task.delegate = stream
+    stream.attach(task)
+    task.resume()
+    let response = try await withTaskCancellationHandler {
+      try await stream.response()
+    } onCancel: {
+      stream.cancel()
+    }
+    let body = TransferBody {
+      try await withTaskCancellationHandler {
+        try await stream.next()
+      } onCancel: {
+        stream.cancel()
+      }
+    }
+    return (response, body)
+  }
+}
+
+/// The delegate of one data task: turns its callbacks into a response and chunks to pull.
+final class ChunkStream: NSObject, URLSessionDataDelegate, Sendable {
+  private struct State {
+    var task: URLSessionDataTask?
+    var response: Result<TransferResponse, any Error>?
+    var responseWaiter: CheckedContinuation<TransferResponse, any Error>?
+    var chunks: [Data] = []
+    var buffered = 0
+    var suspended = false
+    /// Set when the task completed: nil error means the body is complete.
+    var completion: Result<Void, any Error>?
+    var chunkWaiter: CheckedContinuation<Data?, any Error>?
+  }
+
+  private let bufferLimit: Int
+  private let state = Mutex(State())
+
+  init(bufferLimit: Int) {
+    self.bufferLimit = bufferLimit
+  }
+
+  func attach(_ task: URLSessionDataTask) {
+    state.withLock { $0.task = task }
+  }
+
+  func cancel() {
+    let task = state.withLock { $0.task }
+    task?.cancel()
+  }
+
+  func response() async throws -> TransferResponse {
+    try await withCheckedThrowingContinuation { continuation in
+      let ready = state.withLock { state -> Result<TransferResponse, any Error>? in
+        if let response = state.response { return response }
+        state.responseWaiter = continuation
+        return nil
+      }
+      if let ready { continuation.resume(with: ready) }
+    }
+  }
+
+  func next() async throws -> Data? {
+    try Task.checkCancellation()
+    return try await withCheckedThrowingContinuation { continuation in
+      let (ready, resumeTask) = state.withLock { state -> (Result<Data?, any Error>?, URLSessionDataTask?) in
+        if !state.chunks.isEmpty {
+          let chunk = state.chunks.removeFirst()
+          state.buffered -= chunk.count
+          var resumeTask: URLSessionDataTask?
+          if state.suspended && state.buffered <= bufferLimit / 2 {
+            state.suspended = false
+            resumeTask = state.task
+          }
+          return (.success(chunk), resumeTask)
+        }
+        switch state.completion {
+        case .success?: return (.success(nil), nil)
+        case .failure(let error)?: return (.failure(error), nil)
+        case nil:
+          state.chunkWaiter = continuation
+          return (nil, nil)
+        }
+      }
+      resumeTask?.resume()
+      if let ready { continuation.resume(with: ready) }
+    }
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    let result: Result<TransferResponse, any Error> =
+      if let http = response as? HTTPURLResponse {
+        .success(URLSessionTransport.transferResponse(http))
+      } else {
+        .failure(URLError(.badServerResponse))
+      }
+    let waiter = state.withLock { state in
+      state.response = result
+      defer { state.responseWaiter = nil }
+      return state.responseWaiter
+    }
+    waiter?.resume(with: result)
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    let (waiter, suspendTask) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, URLSessionDataTask?) in
+      if let waiter = state.chunkWaiter {
+        state.chunkWaiter = nil
+        return (waiter, nil)
+      }
+      state.chunks.append(data)
+      state.buffered += data.count
+      if !state.suspended && state.buffered > bufferLimit {
+        state.suspended = true
+        return (nil, state.task)
+      }
+      return (nil, nil)
+    }
+    suspendTask?.suspend()
+    waiter?.resume(returning: data)
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    let completion: Result<Void, any Error> = error.map { .failure($0) } ?? .success(())
+    let (responseWaiter, chunkWaiter) = state.withLock { state in
+      state.completion = completion
+      if state.response == nil { state.response = .failure(error ?? URLError(.badServerResponse)) }
+      defer {
+        state.responseWaiter = nil
+        state.chunkWaiter = nil
+      }
+      return (state.responseWaiter, state.chunkWaiter)
+    }
+    switch completion {
+    case .success:
+      responseWaiter?.resume(throwing: URLError(.badServerResponse))
+      chunkWaiter?.resume(returning: nil)
+    case .failure(let failure):
+      responseWaiter?.resume(throwing: failure)
+      chunkWaiter?.resume(throwing: failure)
+    }
+  }
+}

@@ -1,0 +1,312 @@
+// Exercise 4 — A disk cache that survives crashes (advanced)
+//
+// Store each entry in its own file named by `SHA256.fileName(forKey:)`, and keep an index
+// (size, creation time, last use) in `index.json`. Write every file to a temporary name and
+// rename it into place, so a crash leaves the old file or the new one, never half of one. On
+// open, trust nothing: a missing or corrupt index is rebuilt from the files, unknown files are
+// removed, and files deleted behind the cache's back are simply misses.
+import Foundation
+import Workbook
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why the disk cache could not do what was asked.
+public enum DiskCacheError: Error, Equatable, Sendable {
+  /// The entry alone is bigger than the low-water mark: storing it would evict everything.
+  case entryTooLarge(size: Int)
+  /// The file system refused a write or a rename (disk full, permissions).
+  case writeFailed(String)
+}
+
+/// A size-limited, expiring, crash-safe cache of `Data` on disk.
+///
+/// One actor turn per operation keeps the index and the files in step. Lookups are O(1) in the
+/// index plus the file read; a store is O(1) plus the index write, and eviction sorts by last
+/// use only when the size limit is crossed, then frees down to a low-water mark, so the sort is
+/// paid once per (limit − low water) bytes written, not on every write.
+public actor DiskCache {
+  public struct Configuration: Sendable {
+    /// How long an entry is fresh after it was stored (default 7 days), on the injected clock.
+    public var ttl: Duration
+    /// Total bytes of entry files allowed (default 500 MB).
+    public var sizeLimit: Int
+    /// When the limit is crossed, evict down to this fraction of it (default 0.8).
+    public var lowWaterFraction: Double
+
+    public init(ttl: Duration = .seconds(7 * 24 * 60 * 60), sizeLimit: Int = 500_000_000, lowWaterFraction: Double = 0.8) {
+      self.ttl = ttl
+      self.sizeLimit = sizeLimit
+      self.lowWaterFraction = lowWaterFraction
+    }
+  }
+
+  /// What a lookup that tolerates expired entries returns.
+  public struct Lookup: Sendable, Equatable {
+    public let data: Data
+    /// True when the entry is older than the TTL: usable for stale-while-revalidate only.
+    public let isExpired: Bool
+  }
+
+  /// One entry of the persisted index.
+  struct Record: Codable, Equatable {
+    var size: Int
+    /// Wall-clock seconds since 1970 when the entry was stored.
+    var created: Double
+    /// Increases with every use: the least recently used entry has the smallest.
+    var lastUse: UInt64
+  }
+
+  struct IndexFile: Codable {
+    var version = 1
+    var records: [String: Record]
+  }
+
+  /// The name of the index file inside the cache directory.
+  public static let indexFileName = "index.json"
+
+  public let directory: URL
+  public let configuration: Configuration
+  private let wallTime: @Sendable () -> Double
+  private var records: [String: Record]
+  private var useCounter: UInt64
+  private var size: Int
+  private var indexIsDirty = false
+  /// Writes bytes to a path. Tests replace it to simulate a crash or a full disk half-way through.
+  private var writeFile: @Sendable (Data, URL) throws -> Void = { data, url in try data.write(to: url) }
+
+  /// True if the last open found no usable index and rebuilt it from the files.
+  public let rebuiltIndex: Bool
+  /// How many times eviction ran (each run sorts once); for tests and metrics.
+  public private(set) var evictionPasses = 0
+
+  /// Opens (creating if needed) the cache in `directory`.
+  ///
+  /// - Parameters:
+  ///   - clock: measures TTLs; tests pass a `ManualClock`.
+  ///   - startDate: the wall-clock time at which `clock` reads "now". Stored times are
+  ///     `startDate` plus the clock's elapsed time, so they stay comparable across launches.
+  public init(
+    directory: URL, configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock(),
+    startDate: Date = Date()
+  ) throws {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    self.directory = directory
+    self.configuration = configuration
+    let wallTime = Self.wallTime(on: clock, startingAt: startDate)
+    self.wallTime = wallTime
+    let opened = Self.open(directory: directory, now: wallTime())
+    records = opened.records
+    rebuiltIndex = opened.rebuilt
+    useCounter = opened.records.values.map(\.lastUse).max() ?? 0
+    size = opened.records.values.reduce(0) { $0 + $1.size }
+    indexIsDirty = opened.changed
+  }
+
+  private static func wallTime<C: Clock<Duration>>(on clock: C, startingAt start: Date) -> @Sendable () -> Double {
+    let origin = clock.now
+    let base = start.timeIntervalSince1970
+    return {
+      let elapsed = origin.duration(to: clock.now).components
+      return base + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
+  }
+
+  // MARK: - Lookups
+
+  /// The data for `key` if present and fresh, marking it recently used. An expired entry is
+  /// removed and reported as a miss; a file that vanished or changed size is a miss too.
+  public func data(forKey key: String) -> Data? {
+    guard let found = lookup(forKey: key) else { return nil }
+    if found.isExpired {
+      removeData(forKey: key)
+      return nil
+    }
+    return found.data
+  }
+
+  /// The data for `key` even if expired (for stale-while-revalidate), marking it recently used.
+  public func lookup(forKey key: String) -> Lookup? {
+    let name = SHA256.fileName(forKey: key)
+    guard let record = records[name] else { return nil }
+    guard let data = try? Data(contentsOf: fileURL(name)), data.count == record.size else {
+      // Deleted behind our back, or damaged: forget it rather than serve it.
+      forget(name)
+      return nil
+    }
+    useCounter += 1
+    records[name]?.lastUse = useCounter
+    indexIsDirty = true
+    return Lookup(data: data, isExpired: isExpired(record))
+  }
+
+  /// Whether a fresh entry exists for `key`, without reading the file or touching recency.
+  public func contains(_ key: String) -> Bool {
+    guard let record = records[SHA256.fileName(forKey: key)] else { return false }
+    return !isExpired(record)
+  }
+
+  public var count: Int { records.count }
+  /// Total bytes of the entry files.
+  public var totalSize: Int { size }
+
+  // MARK: - Changes
+
+  /// Stores `data` for `key`: temporary file, then rename over the old one, then the index.
+  /// Evicts least recently used entries when the size limit is crossed.
+  public func store(_ data: Data, forKey key: String) throws {
+    let lowWater = Int(Double(configuration.sizeLimit) * configuration.lowWaterFraction)
+    guard data.count <= lowWater else { throw DiskCacheError.entryTooLarge(size: data.count) }
+    let name = SHA256.fileName(forKey: key)
+    try writeAtomically(data, to: fileURL(name))
+    size -= records[name]?.size ?? 0
+    useCounter += 1
+    records[name] = Record(size: data.count, created: wallTime(), lastUse: useCounter)
+    size += data.count
+    if size > configuration.sizeLimit { evict(downTo: lowWater) }
+    indexIsDirty = true
+    try? persistIndex()
+  }
+
+  /// Removes the entry for `key`, if any.
+  public func removeData(forKey key: String) {
+    let name = SHA256.fileName(forKey: key)
+    guard records[name] != nil else { return }
+    try? FileManager.default.removeItem(at: fileURL(name))
+    forget(name)
+    try? persistIndex()
+  }
+
+  /// Removes every entry older than the TTL. O(n). Returns how many were removed.
+  @discardableResult
+  public func removeExpired() -> Int {
+    let expired = records.filter { isExpired($0.value) }.map(\.key)
+    for name in expired {
+      try? FileManager.default.removeItem(at: fileURL(name))
+      forget(name)
+    }
+    try? persistIndex()
+    return expired.count
+  }
+
+  /// Removes every entry and the index.
+  public func removeAll() {
+    for name in records.keys { try? FileManager.default.removeItem(at: fileURL(name)) }
+    records = [:]
+    size = 0
+    indexIsDirty = true
+    try? persistIndex()
+  }
+
+  /// Writes the index if anything changed since it was last written (recency after reads).
+  public func flush() throws {
+    try persistIndex()
+  }
+
+  /// Replaces the function that writes bytes to a path (tests simulate crashes with it).
+  func useFileWriter(_ writer: @escaping @Sendable (Data, URL) throws -> Void) {
+    writeFile = writer
+  }
+
+  // MARK: - Internals
+
+  private func isExpired(_ record: Record) -> Bool {
+    let ttl = configuration.ttl.components
+    let seconds = Double(ttl.seconds) + Double(ttl.attoseconds) / 1e18
+    return wallTime() >= record.created + seconds
+  }
+
+  private func fileURL(_ name: String) -> URL {
+    directory.appendingPathComponent(name, isDirectory: false)
+  }
+
+  private func forget(_ name: String) {
+    guard let record = records.removeValue(forKey: name) else { return }
+    size -= record.size
+    indexIsDirty = true
+  }
+
+  /// Sorts once by last use and removes the oldest until the total is at most `lowWater`.
+  private func evict(downTo lowWater: Int) {
+    evictionPasses += 1
+    for (name, _) in records.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+      guard size > lowWater else { break }
+      try? FileManager.default.removeItem(at: fileURL(name))
+      forget(name)
+    }
+  }
+
+  private func persistIndex() throws {
+    guard indexIsDirty else { return }
+    let data = try JSONEncoder().encode(IndexFile(records: records))
+    try writeAtomically(data, to: fileURL(Self.indexFileName))
+    indexIsDirty = false
+  }
+
+  /// Temporary file in the same directory (same volume, so the rename is atomic), then rename.
+  private func writeAtomically(_ data: Data, to destination: URL) throws {
+    let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)", isDirectory: false)
+    do {
+      try writeFile(data, temporary)
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+      throw DiskCacheError.writeFailed("\(error)")
+    }
+    guard rename(temporary.path, destination.path) == 0 else {
+      try? FileManager.default.removeItem(at: temporary)
+      throw DiskCacheError.writeFailed("rename failed with errno \(errno)")
+    }
+  }
+
+  /// Reads the index, or rebuilds it from the files, and removes whatever does not belong.
+  private static func open(directory: URL, now: Double) -> (records: [String: Record], rebuilt: Bool, changed: Bool) {
+    let manager = FileManager.default
+    let names = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+    let indexURL = directory.appendingPathComponent(indexFileName)
+    var records: [String: Record]
+    let rebuilt: Bool
+    if let data = try? Data(contentsOf: indexURL), let index = try? JSONDecoder().decode(IndexFile.self, from: data) {
+      records = index.records
+      rebuilt = false
+    } else {
+      records = [:]
+      rebuilt = true
+    }
+    var changed = rebuilt
+    var sizes: [String: Int] = [:]
+    for name in names where name != indexFileName {
+      let url = directory.appendingPathComponent(name)
+      let attributes = try? manager.attributesOfItem(atPath: url.path)
+      let isFile = (attributes?[.type] as? FileAttributeType) == .typeRegular
+      let fileSize = (attributes?[.size] as? NSNumber)?.intValue
+      let known = rebuilt ? isEntryName(name) : records[name] != nil
+      if isFile, known, let fileSize, rebuilt || records[name]?.size == fileSize {
+        sizes[name] = fileSize
+      } else {
+        // Temporary files of an interrupted write, files of an older version, damaged entries.
+        try? manager.removeItem(at: url)
+        changed = true
+      }
+    }
+    if rebuilt {
+      // The files carry no metadata we trust: treat them as stored now, in name order.
+      for (offset, name) in sizes.keys.sorted().enumerated() {
+        records[name] = Record(size: sizes[name] ?? 0, created: now, lastUse: UInt64(offset + 1))
+      }
+    } else {
+      let missing = records.keys.filter { sizes[$0] == nil }
+      for name in missing { records[name] = nil }
+      changed = changed || !missing.isEmpty
+    }
+    return (records, rebuilt, changed)
+  }
+
+  private static func isEntryName(_ name: String) -> Bool {
+    name.count == 64 && name.allSatisfy { "0123456789abcdef".contains($0) }
+  }
+}

@@ -1,0 +1,229 @@
+// Exercise 6 — The loader and its policies (advanced)
+//
+// Put the pieces together: memory, then disk, then one coalesced network fetch. Validate before
+// you cache (an HTTP 404 page or an HTML body must never become "the image"), promote disk hits
+// to memory, and implement the five policies in `image(for:policy:)`. Count where every image
+// came from, so the hit rate can be measured instead of guessed.
+import Foundation
+import Workbook
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Where an image may come from, and in which order.
+public enum LoadPolicy: Sendable, Hashable, CaseIterable {
+  /// Memory, then fresh disk, then network. The default for feeds.
+  case cacheFirst
+  /// Network first; when the network fails (offline, timeout), any cached copy, even expired.
+  case networkFirst
+  /// Memory or fresh disk only; a miss is `ImageLoaderError.notCached`, never a request.
+  case cacheOnly
+  /// Always the network (the result is still cached for later).
+  case networkOnly
+  /// A cached copy at once, even expired; an expired one is refreshed once in the background.
+  case staleWhileRevalidate
+}
+
+/// Why an image could not be loaded.
+public enum ImageLoaderError: Error, Equatable, Sendable {
+  /// `.cacheOnly` found nothing: nothing is wrong with any data, there just is none.
+  case notCached
+  /// The server answered with a status outside 200–299; the body was not cached.
+  case httpStatus(Int)
+  /// The server answered 2xx with bytes that are not an image; they were not cached.
+  case invalidImage(ImageDecodingError)
+  /// The request failed before a response (offline, timeout, DNS): the `URLError` code.
+  case network(URLError.Code)
+}
+
+/// Where images came from since the loader was created.
+public struct ImageLoaderMetrics: Sendable, Equatable {
+  /// Calls to `image(for:policy:)`.
+  public var requests = 0
+  public var memoryHits = 0
+  public var diskHits = 0
+  /// Fetches actually sent: coalesced callers share one.
+  public var networkFetches = 0
+  public var failures = 0
+
+  public init() {}
+
+  /// The share of requests served from memory or disk. 0 before the first request.
+  public var hitRate: Double { requests == 0 ? 0 : Double(memoryHits + diskHits) / Double(requests) }
+}
+
+/// Fetches the bytes and response for a URL. `URLSession` in the app; a closure in tests that
+/// must control timing.
+public typealias ImageFetch = @Sendable (URL) async throws -> (Data, URLResponse)
+
+/// Loads images through a memory cache, a disk cache and one coalesced fetch per URL.
+public actor ImageLoader {
+  /// The memory tier. Purge it on memory warnings with `handleMemoryWarning()`.
+  public nonisolated let memoryCache: MemoryCache<URL, DecodedImage>
+  /// The disk tier, if any.
+  public nonisolated let diskCache: DiskCache?
+  let coalescer = RequestCoalescer<URL, DecodedImage>()
+  private let fetch: ImageFetch
+  private let decoder: any ImageDecoder
+  private var refreshes: [URL: Task<Void, Never>] = [:]
+  public private(set) var metrics = ImageLoaderMetrics()
+
+  /// A memory cache sized for images: cost is decoded bytes, no single image above a quarter.
+  public static func makeMemoryCache(costLimit: Int = 100_000_000, countLimit: Int = 500) -> MemoryCache<URL, DecodedImage> {
+    MemoryCache(configuration: .init(costLimit: costLimit, countLimit: countLimit, maximumEntryFraction: 0.25)) { $0.cost }
+  }
+
+  /// A loader that fetches with `fetch`.
+  public init(
+    fetch: @escaping ImageFetch, diskCache: DiskCache?, memoryCache: MemoryCache<URL, DecodedImage> = ImageLoader.makeMemoryCache(),
+    decoder: any ImageDecoder = HeaderImageDecoder()
+  ) {
+    self.fetch = fetch
+    self.diskCache = diskCache
+    self.memoryCache = memoryCache
+    self.decoder = decoder
+  }
+
+  /// A loader that fetches with `session`.
+  public init(
+    session: URLSession, diskCache: DiskCache?, memoryCache: MemoryCache<URL, DecodedImage> = ImageLoader.makeMemoryCache(),
+    decoder: any ImageDecoder = HeaderImageDecoder()
+  ) {
+    self.init(fetch: { url in try await session.data(for: URLRequest(url: url)) }, diskCache: diskCache, memoryCache: memoryCache, decoder: decoder)
+  }
+
+  /// The image for `url` under `policy`.
+  ///
+  /// Throws `ImageLoaderError` (`.notCached` only for `.cacheOnly`), or `CancellationError` if
+  /// the caller is cancelled; other callers of the same URL are not affected by a cancellation.
+  public func image(for url: URL, policy: LoadPolicy = .cacheFirst) async throws -> DecodedImage {
+    metrics.requests += 1
+    do {
+      switch policy {
+      case .cacheFirst:
+        if let image = await cachedImage(for: url) { return image }
+        return try await network(url)
+      case .cacheOnly:
+        if let image = await cachedImage(for: url) { return image }
+        throw ImageLoaderError.notCached
+      case .networkOnly:
+        return try await network(url)
+      case .networkFirst:
+        do {
+          return try await network(url)
+        } catch ImageLoaderError.network(let code) {
+          if let image = await cachedImage(for: url, allowExpired: true) { return image }
+          throw ImageLoaderError.network(code)
+        }
+      case .staleWhileRevalidate:
+        if let image = await cachedImage(for: url, allowExpired: true, refreshIfExpired: true) { return image }
+        return try await network(url)
+      }
+    } catch {
+      metrics.failures += 1
+      throw error
+    }
+  }
+
+  /// True if `url` is in memory or fresh on disk (no hit or miss is counted).
+  public func isCached(_ url: URL) async -> Bool {
+    if memoryCache.contains(url) { return true }
+    return await diskCache?.contains(url.absoluteString) ?? false
+  }
+
+  /// True if a fetch for `url` is running.
+  public func isLoading(_ url: URL) async -> Bool {
+    await coalescer.isInFlight(url)
+  }
+
+  /// A memory warning: drop the memory tier only. The disk tier costs no RAM and makes the
+  /// next scroll cheap.
+  public nonisolated func handleMemoryWarning() {
+    memoryCache.handle(.memoryWarning)
+  }
+
+  /// The app went to the background: trim the memory tier.
+  public nonisolated func didEnterBackground() {
+    memoryCache.handle(.didEnterBackground)
+  }
+
+  /// Waits for the background refreshes started by `.staleWhileRevalidate`.
+  public func waitForBackgroundRefreshes() async {
+    while let task = refreshes.values.first {
+      await task.value
+    }
+  }
+
+  // MARK: - Tiers
+
+  private func cachedImage(for url: URL, allowExpired: Bool = false, refreshIfExpired: Bool = false) async -> DecodedImage? {
+    if let image = memoryCache.value(forKey: url) {
+      metrics.memoryHits += 1
+      return image
+    }
+    guard let disk = diskCache, let found = await disk.lookup(forKey: url.absoluteString) else { return nil }
+    if found.isExpired && !allowExpired { return nil }
+    guard let image = try? await decode(found.data) else {
+      await disk.removeData(forKey: url.absoluteString)  // damaged: never serve it again
+      return nil
+    }
+    metrics.diskHits += 1
+    if found.isExpired {
+      if refreshIfExpired { refreshInBackground(url) }
+    } else {
+      memoryCache.setValue(image, forKey: url)  // promote: the next request is a memory hit
+    }
+    return image
+  }
+
+  private func refreshInBackground(_ url: URL) {
+    guard refreshes[url] == nil else { return }
+    refreshes[url] = Task {
+      _ = try? await self.network(url)
+      self.refreshes[url] = nil
+    }
+  }
+
+  /// One fetch per URL however many callers wait; validated, decoded, then cached.
+  private func network(_ url: URL) async throws -> DecodedImage {
+    try await coalescer.value(for: url) { [fetch, decoder, diskCache, memoryCache] in
+      await self.countFetch()
+      let data: Data
+      let response: URLResponse
+      do {
+        (data, response) = try await fetch(url)
+      } catch let error as URLError where error.code == .cancelled {
+        throw CancellationError()
+      } catch is CancellationError {
+        throw CancellationError()
+      } catch let error as URLError {
+        throw ImageLoaderError.network(error.code)
+      } catch {
+        throw ImageLoaderError.network(.unknown)
+      }
+      if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+        throw ImageLoaderError.httpStatus(http.statusCode)
+      }
+      let image: DecodedImage
+      do {
+        image = try decoder.decode(data)
+      } catch let error as ImageDecodingError {
+        throw ImageLoaderError.invalidImage(error)
+      }
+      try? await diskCache?.store(data, forKey: url.absoluteString)
+      memoryCache.setValue(image, forKey: url)
+      return image
+    }
+  }
+
+  private func countFetch() {
+    metrics.networkFetches += 1
+  }
+
+  /// Decodes away from the loader's executor: a nonisolated async function runs on the global
+  /// pool, so a large decode never blocks other lookups (or the main actor of a caller).
+  private nonisolated func decode(_ data: Data) async throws -> DecodedImage {
+    try decoder.decode(data)
+  }
+}

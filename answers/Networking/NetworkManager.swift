@@ -1,0 +1,185 @@
+// Exercise 7 — The manager (advanced)
+//
+// Tie it together: build the request, run it under the retry policy, add the token and replay a
+// 401 once, pass every attempt through the plugins, send it with a real `URLSession`, check the
+// status and decode. Two details decide whether it behaves in an app: cancelling the caller's
+// task must cancel the `URLSessionTask` (or a closed screen keeps downloading), and the
+// request's priority must reach the `URLSessionTask` (or a prefetch competes with what is on
+// screen).
+import Foundation
+import Synchronization
+import Workbook
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// How urgent a request is, passed to `URLSessionTask.priority`.
+public enum RequestPriority: Sendable, CaseIterable {
+  /// Prefetching, analytics.
+  case low
+  case normal
+  /// What the user is waiting for.
+  case high
+
+  /// The value for `URLSessionTask.priority` (0.25, 0.5, 0.75: URLSession's low, default, high).
+  public var taskPriority: Float {
+    switch self {
+    case .low: return 0.25
+    case .normal: return 0.5
+    case .high: return 0.75
+    }
+  }
+}
+
+/// The app's one entry point to the API.
+///
+/// An actor, so its few pieces of mutable state (the request counter) need no lock; everything
+/// slow happens outside it (the session, the token store, the clock), so one slow request never
+/// holds up another.
+public actor NetworkManager<C: Clock> where C.Duration == Duration {
+  public nonisolated let session: URLSession
+  public nonisolated let builder: RequestBuilder
+  public nonisolated let retryPolicy: RetryPolicy
+  public nonisolated let tokens: TokenStore?
+  public nonisolated let plugins: PluginChain
+  private let clock: C
+  private let random: RandomSource
+  private var nextID = 0
+
+  public init(
+    session: URLSession, builder: RequestBuilder, retryPolicy: RetryPolicy = RetryPolicy(), tokens: TokenStore? = nil,
+    plugins: [any NetworkPlugin] = [], clock: C, random: RandomSource = .system
+  ) {
+    self.session = session
+    self.builder = builder
+    self.retryPolicy = retryPolicy
+    self.tokens = tokens
+    self.plugins = PluginChain(plugins)
+    self.clock = clock
+    self.random = random
+  }
+
+  /// Sends `request` and decodes its response with the API's JSON conventions.
+  public func send<R: APIRequest>(_ request: R, priority: RequestPriority = .normal) async throws(NetworkError) -> R.Response {
+    let response = try await response(for: request, priority: priority)
+    return try NetworkError.decode(R.Response.self, from: response.data, using: JSONCoding.decoder())
+  }
+
+  /// Sends `target` and returns its successful (2xx) response.
+  ///
+  /// Retries what the policy allows, on the injected clock. A target that requires auth gets
+  /// `Authorization: Bearer <token>` from the token store and, after a 401, is replayed once with
+  /// a refreshed token; a target that does not is sent as it is and a 401 is final.
+  public func response(for target: some TargetType, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
+    nextID += 1
+    let id = nextID
+    let request = try builder.makeRequest(for: target)
+    let requiresAuth = target.requiresAuth
+    let tokens = requiresAuth ? self.tokens : nil
+    let plugins = self.plugins
+    return try await retryPolicy.run(
+      method: target.method, idempotencyKey: target.idempotencyKey, clock: clock, random: random
+    ) { @Sendable attempt in
+      let context = RequestContext(id: id, attempt: attempt, requiresAuth: requiresAuth)
+      guard let tokens else {
+        return try await self.attempt(request, token: nil, context: context, plugins: plugins, priority: priority)
+      }
+      return try await tokens.authorized { @Sendable token in
+        try await self.attempt(request, token: token, context: context, plugins: plugins, priority: priority)
+      }
+    }
+  }
+
+  /// One attempt through the plugins: prepare, will send, send, did receive, process.
+  private nonisolated func attempt(
+    _ request: URLRequest, token: String?, context: RequestContext, plugins: PluginChain, priority: RequestPriority
+  ) async throws -> HTTPResponse {
+    var request = request
+    if let token, !token.isEmpty { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    request = try await plugins.prepare(request, context: context)
+    plugins.willSend(request, context: context)
+    let result: Result<HTTPResponse, NetworkError>
+    do {
+      let response = try await perform(request, priority: priority)
+      let retryAfter = response.headers.first { $0.key.lowercased() == "retry-after" }?.value
+      if let failure = NetworkError.check(status: response.status, body: response.data, retryAfter: retryAfter) {
+        result = .failure(failure)
+      } else {
+        result = .success(response)
+      }
+    } catch {
+      result = .failure(error)
+    }
+    plugins.didReceive(result, for: request, context: context)
+    return try plugins.process(result, context: context).get()
+  }
+
+  /// Sends one request, with no retry, status check or plugin. Cancelling the calling task
+  /// cancels the `URLSessionTask` at once and throws `.cancelled`.
+  public nonisolated func perform(_ request: URLRequest, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
+    let handle = TaskHandle()
+    do {
+      return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+          let task = dataTask(for: request, priority: priority) { data, response, error in
+            if let error {
+              continuation.resume(throwing: NetworkError(mapping: error))
+            } else if let response = response as? HTTPURLResponse {
+              continuation.resume(returning: HTTPResponse(response, data: data ?? Data()))
+            } else {
+              continuation.resume(throwing: NetworkError.transport(.badServerResponse))
+            }
+          }
+          handle.start(task)
+        }
+      } onCancel: {
+        handle.cancel()
+      }
+    } catch {
+      throw NetworkError(mapping: error)
+    }
+  }
+
+  /// The `URLSessionDataTask` for `request`, not resumed yet, with `priority` set on it.
+  public nonisolated func dataTask(
+    for request: URLRequest, priority: RequestPriority,
+    completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+  ) -> URLSessionDataTask {
+    let task = session.dataTask(with: request, completionHandler: completion)
+    task.priority = priority.taskPriority
+    return task
+  }
+}
+
+extension HTTPResponse {
+  init(_ response: HTTPURLResponse, data: Data) {
+    var headers: [String: String] = [:]
+    for (name, value) in response.allHeaderFields {
+      if let name = name as? String { headers[name] = "\(value)" }
+    }
+    self.init(status: response.statusCode, headers: headers, data: data)
+  }
+}
+
+/// The one task of `perform`, so a cancellation that arrives before it was created still cancels
+/// it. Its state is reachable only through the lock.
+final class TaskHandle: @unchecked Sendable {
+  private let state = Mutex<(task: URLSessionTask?, cancelled: Bool)>((nil, false))
+
+  func start(_ task: URLSessionTask) {
+    let cancelled = state.withLock { state -> Bool in
+      state.task = task
+      return state.cancelled
+    }
+    if cancelled { task.cancel() } else { task.resume() }
+  }
+
+  func cancel() {
+    let task = state.withLock { state -> URLSessionTask? in
+      state.cancelled = true
+      return state.task
+    }
+    task?.cancel()
+  }
+}

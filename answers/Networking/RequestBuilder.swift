@@ -1,0 +1,169 @@
+// Exercise 2 — Building requests (intermediate)
+//
+// Turn a `TargetType` into a `URLRequest`. The details are where real apps break: a base URL of
+// `https://api.example.com/v1` must keep its `/v1`; a query value with `&`, `+` or spaces must be
+// percent-encoded; the same query must produce the same URL every time (caches and signatures
+// depend on it); JSON uses snake_case keys and ISO-8601 dates; a multipart body must be exact to
+// the byte, CRLFs included.
+import Foundation
+import Workbook
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What a request sends as its body.
+public enum RequestBody: Sendable {
+  /// A value encoded with `JSONCoding.encoder()`; sent as `application/json`.
+  case json(any Encodable & Sendable)
+  /// Raw bytes with their content type.
+  case data(Data, contentType: String)
+  /// A `multipart/form-data` body, for file uploads.
+  case multipart(MultipartFormData)
+}
+
+/// The JSON conventions of the API: snake_case keys and ISO-8601 dates, both ways.
+public enum JSONCoding {
+  public static func encoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.dateEncodingStrategy = .iso8601
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }
+
+  public static func decoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }
+}
+
+/// A `multipart/form-data` body (RFC 7578): fields and files separated by a boundary.
+public struct MultipartFormData: Sendable, Equatable {
+  /// One field or file.
+  public struct Part: Sendable, Equatable {
+    public var name: String
+    public var filename: String?
+    public var contentType: String?
+    public var data: Data
+  }
+
+  /// A string that must not occur in any part; a UUID makes that practically certain.
+  public let boundary: String
+  public private(set) var parts: [Part] = []
+
+  public init(boundary: String = "Boundary-\(UUID().uuidString)") {
+    self.boundary = boundary
+  }
+
+  /// Adds a text field.
+  public mutating func append(_ value: String, name: String) {
+    parts.append(Part(name: name, filename: nil, contentType: nil, data: Data(value.utf8)))
+  }
+
+  /// Adds a file.
+  public mutating func append(_ data: Data, name: String, filename: String, contentType: String) {
+    parts.append(Part(name: name, filename: filename, contentType: contentType, data: data))
+  }
+
+  /// The value of the `Content-Type` header, which carries the boundary.
+  public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+  /// The body: for every part `--boundary`, its headers, an empty line and its bytes, each line
+  /// ended by CRLF; then `--boundary--` and a CRLF. O(total size).
+  public func encoded() -> Data {
+    var body = Data()
+    func line(_ text: String) { body.append(Data((text + "\r\n").utf8)) }
+    for part in parts {
+      line("--\(boundary)")
+      var disposition = "Content-Disposition: form-data; name=\"\(part.name)\""
+      if let filename = part.filename { disposition += "; filename=\"\(filename)\"" }
+      line(disposition)
+      if let contentType = part.contentType { line("Content-Type: \(contentType)") }
+      line("")
+      body.append(part.data)
+      line("")
+    }
+    line("--\(boundary)--")
+    return body
+  }
+}
+
+/// Turns targets into `URLRequest`s against one base URL.
+public struct RequestBuilder: Sendable {
+  /// The API root, possibly with a path prefix such as `/v1` that every request keeps.
+  public var baseURL: URL
+  /// Headers on every request, such as `Accept` or the app version. A target's own headers win.
+  public var defaultHeaders: [String: String]
+  /// The timeout of a request whose target does not set one.
+  public var defaultTimeout: TimeInterval
+
+  public init(
+    baseURL: URL, defaultHeaders: [String: String] = ["Accept": "application/json"], defaultTimeout: TimeInterval = 30
+  ) {
+    self.baseURL = baseURL
+    self.defaultHeaders = defaultHeaders
+    self.defaultTimeout = defaultTimeout
+  }
+
+  /// The characters left as they are in a query name or value (RFC 3986 "unreserved"); every
+  /// other byte is percent-encoded, `&`, `=`, `+` and spaces included.
+  static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+  /// The URL of `target`: base URL, its path prefix kept, the target's path, and the query
+  /// percent-encoded and sorted by name (then value), so equal targets give equal URLs.
+  ///
+  /// Throws `.badURL` when the base URL has no scheme or host, or the path carries `?` or `#`.
+  public func url(for target: some TargetType) throws(NetworkError) -> URL {
+    guard let scheme = baseURL.scheme, !scheme.isEmpty, let host = baseURL.host, !host.isEmpty else {
+      throw .badURL(baseURL.absoluteString)
+    }
+    guard !target.path.contains("?"), !target.path.contains("#") else { throw .badURL(target.path) }
+    var base = baseURL.absoluteString
+    while base.hasSuffix("/") { base.removeLast() }
+    let path = target.path.hasPrefix("/") ? target.path : "/" + target.path
+    var text = base + path
+    let items = target.query.sorted { $0.key == $1.key ? $0.value < $1.value : $0.key < $1.key }
+    if !items.isEmpty {
+      text += "?" + items.map { Self.encode($0.key) + "=" + Self.encode($0.value) }.joined(separator: "&")
+    }
+    guard let url = URL(string: text) else { throw .badURL(text) }
+    return url
+  }
+
+  static func encode(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+  }
+
+  /// The complete request: URL, method, headers (defaults, then the target's, which win), the
+  /// `Idempotency-Key` header when the target has a key, the body with its `Content-Type`, and the
+  /// timeout (the target's or the default).
+  public func makeRequest(for target: some TargetType) throws(NetworkError) -> URLRequest {
+    var request = URLRequest(url: try url(for: target))
+    request.httpMethod = target.method.rawValue
+    request.timeoutInterval = target.timeout ?? defaultTimeout
+    for (name, value) in defaultHeaders { request.setValue(value, forHTTPHeaderField: name) }
+    switch target.body {
+    case nil:
+      break
+    case .json(let value):
+      do {
+        request.httpBody = try JSONCoding.encoder().encode(value)
+      } catch {
+        throw .encoding(String(describing: error))
+      }
+      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    case .data(let data, let contentType):
+      request.httpBody = data
+      request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+    case .multipart(let form):
+      request.httpBody = form.encoded()
+      request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
+    }
+    if let key = target.idempotencyKey { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
+    for (name, value) in target.headers { request.setValue(value, forHTTPHeaderField: name) }
+    return request
+  }
+}

@@ -1,0 +1,201 @@
+// Exercise 3 — Retry with backoff and jitter (intermediate)
+//
+// A retry loop decides three things: whether this failure may be retried at all (is the request
+// idempotent? is the failure transient?), how long to wait (exponential backoff with jitter, or
+// the server's `Retry-After`, both capped), and when to stop (after the last attempt: with no
+// wait, since nobody will use it; at once on cancellation). All waiting goes through the
+// injected clock and every random number through the injected `RandomSource`, so tests replay it.
+import Foundation
+import Synchronization
+import Workbook
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Where jitter comes from: a seeded generator in tests, the system generator in an app, or a
+/// constant to pin one value. Shared by reference, so one source serves many retries.
+public final class RandomSource: Sendable {
+  private enum Storage {
+    case generator(any RandomNumberGenerator & Sendable)
+    case constant(Double)
+  }
+
+  private let storage: Mutex<Storage>
+
+  /// Draws from `generator`; a seeded one makes every backoff schedule reproducible.
+  public init(_ generator: some RandomNumberGenerator & Sendable) {
+    storage = Mutex(.generator(generator))
+  }
+
+  private init(constant: Double) {
+    storage = Mutex(.constant(constant))
+  }
+
+  /// A source that always returns `unit`, clamped to 0...1: 0 gives the shortest jittered wait,
+  /// 1 the longest.
+  public static func constant(_ unit: Double) -> RandomSource {
+    RandomSource(constant: min(max(unit, 0), 1))
+  }
+
+  /// The system's generator.
+  public static var system: RandomSource { RandomSource(SystemRandomNumberGenerator()) }
+
+  /// A uniform value in `0..<1` (or the constant).
+  public func unit() -> Double {
+    storage.withLock { storage in
+      switch storage {
+      case .constant(let value):
+        return value
+      case .generator(var generator):
+        let value = Double(generator.next() >> 11) / Double(UInt64(1) << 53)
+        storage = .generator(generator)
+        return value
+      }
+    }
+  }
+}
+
+/// When and how often a failed request is tried again.
+public struct RetryPolicy: Sendable {
+  /// How the exponential delay `d` is spread out, so that clients failing together do not all
+  /// come back together (the thundering herd).
+  public enum Jitter: Sendable, Equatable {
+    /// Exactly `d`: every client retries in lockstep.
+    case none
+    /// `d/2 + random(0...d/2)`: never shorter than half the delay.
+    case equal
+    /// `random(0...d)`: spreads retries the most.
+    case full
+
+    /// Another name for `.none`.
+    public static let zero = Jitter.none
+  }
+
+  /// Attempts in total, the first one included: 3 means at most 2 retries.
+  public var maxAttempts: Int
+  /// The delay before the first retry, before jitter; it doubles for every further retry.
+  public var baseDelay: Duration
+  /// The cap of the exponential delay.
+  public var maxDelay: Duration
+  public var jitter: Jitter
+  /// The cap of a server's `Retry-After`: a server asking for an hour does not freeze the app.
+  public var maxRetryAfter: Duration
+
+  public init(
+    maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30),
+    jitter: Jitter = .full, maxRetryAfter: Duration = .seconds(60)
+  ) {
+    self.maxAttempts = maxAttempts
+    self.baseDelay = baseDelay
+    self.maxDelay = maxDelay
+    self.jitter = jitter
+    self.maxRetryAfter = maxRetryAfter
+  }
+
+  /// One attempt, no retries.
+  public static let never = RetryPolicy(maxAttempts: 1)
+
+  /// Methods that mean the same thing when sent twice.
+  public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options]
+  /// Statuses that say "try again later": timeout, too many requests, and the server errors
+  /// that are usually temporary.
+  public static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+  /// Transport failures that a second try often fixes.
+  public static let transientCodes: [URLError.Code] = [
+    .timedOut, .networkConnectionLost, .cannotConnectToHost, .dnsLookupFailed, .cannotFindHost,
+  ]
+
+  /// The wait before retry number `retry` (1 = the first retry): `baseDelay · 2^(retry-1)`,
+  /// capped at `maxDelay`, then jittered with one draw from `random`. O(retry) at most.
+  public func backoff(beforeRetry retry: Int, random: RandomSource) -> Duration {
+    var delay = baseDelay
+    var step = 1
+    while step < retry, delay < maxDelay {
+      delay = delay * 2
+      step += 1
+    }
+    delay = min(delay, maxDelay)
+    switch jitter {
+    case .none: return delay
+    case .full: return delay * random.unit()
+    case .equal: return delay / 2 + (delay / 2) * random.unit()
+    }
+  }
+
+  /// The same, drawing from a generator you own.
+  public func backoff(beforeRetry retry: Int, random: inout some RandomNumberGenerator) -> Duration {
+    backoff(beforeRetry: retry, random: .constant(Double(random.next() >> 11) / Double(UInt64(1) << 53)))
+  }
+
+  /// Whether a request may be sent twice: an idempotent method, or any method with an
+  /// idempotency key the server deduplicates on. A plain POST could create two orders.
+  public func mayRetry(method: HTTPMethod, idempotencyKey: String?) -> Bool {
+    Self.idempotentMethods.contains(method) || idempotencyKey != nil
+  }
+
+  /// Whether `error` is transient: a retryable status, a timeout, or a transient transport code.
+  /// Offline, 401, other 4xx, decoding and cancellation are not.
+  public func isRetryable(_ error: NetworkError) -> Bool {
+    switch error {
+    case .http(let status, _, _): return Self.retryableStatuses.contains(status)
+    case .timeout: return true
+    case .transport(let code): return Self.transientCodes.contains(code)
+    default: return false
+    }
+  }
+
+  /// A `Retry-After` value as a wait: whole seconds (`"120"`) or an HTTP-date
+  /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, measured from `now`; a past date means no wait).
+  /// Nil when the value is neither.
+  public static func retryAfter(_ value: String, now: Date) -> Duration? {
+    let text = value.trimmingCharacters(in: .whitespaces)
+    if let seconds = Int(text) { return seconds >= 0 ? .seconds(seconds) : nil }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+    guard let date = formatter.date(from: text) else { return nil }
+    return .milliseconds(max(0, Int((date.timeIntervalSince(now) * 1_000).rounded())))
+  }
+
+  /// The wait before retry `retry` after `error`: the server's `Retry-After` capped at
+  /// `maxRetryAfter` when it sent a valid one, the jittered backoff otherwise.
+  public func delay(after error: NetworkError, beforeRetry retry: Int, random: RandomSource, now: Date) -> Duration {
+    if case .http(_, _, let header?) = error, let asked = Self.retryAfter(header, now: now) {
+      return min(asked, maxRetryAfter)
+    }
+    return backoff(beforeRetry: retry, random: random)
+  }
+
+  /// Runs `operation` (given the attempt number, from 1) until it succeeds, the failure is not
+  /// retryable, the request may not be retried, or `maxAttempts` attempts have been made.
+  ///
+  /// Between attempts it sleeps on `clock`; after the last attempt it throws at once, without
+  /// waiting. Cancellation, before an attempt or during a wait, throws `.cancelled` at once.
+  /// Every error reaches the caller as a `NetworkError`.
+  public func run<T, C: Clock>(
+    method: HTTPMethod, idempotencyKey: String? = nil, clock: C, random: RandomSource = .system,
+    now: () -> Date = Date.init, operation: (_ attempt: Int) async throws -> T
+  ) async throws(NetworkError) -> T where C.Duration == Duration {
+    var attempt = 1
+    while true {
+      if Task.isCancelled { throw .cancelled }
+      do {
+        return try await operation(attempt)
+      } catch {
+        let failure = NetworkError(mapping: error)
+        guard attempt < maxAttempts, !Task.isCancelled, mayRetry(method: method, idempotencyKey: idempotencyKey),
+          isRetryable(failure)
+        else { throw failure }
+        let wait = delay(after: failure, beforeRetry: attempt, random: random, now: now())
+        do {
+          try await clock.sleep(for: wait)
+        } catch {
+          throw .cancelled
+        }
+        attempt += 1
+      }
+    }
+  }
+}
