@@ -12,10 +12,10 @@ import Workbook
 
 /// Likes and comments, applied to the repository's posts optimistically.
 public actor FeedActions {
-  public let api: any FeedAPI
-  public let repository: FeedRepository
+  public nonisolated let api: any FeedAPI
+  public nonisolated let repository: FeedRepository
   /// How many times a comment is sent before the failure is reported (at least 1).
-  public let maximumCommentAttempts: Int
+  public nonisolated let maximumCommentAttempts: Int
   private let makeKey: @Sendable () -> String
 
   public init(

@@ -18,8 +18,8 @@ public actor FeedRepository {
   /// The cursor under which the first page is fetched (the API's `nil`).
   static let firstPageKey = ""
 
-  public let api: any FeedAPI
-  public let pageSize: Int
+  public nonisolated let api: any FeedAPI
+  public nonisolated let pageSize: Int
   /// Every post loaded so far, newest first, each id once.
   public private(set) var posts: [Post] = []
   /// False once the server answered a page without a next cursor.

@@ -25,8 +25,8 @@ public actor OfflineFeed {
     case offline
   }
 
-  public let repository: FeedRepository
-  public let persistence: any FeedPersistence
+  public nonisolated let repository: FeedRepository
+  public nonisolated let persistence: any FeedPersistence
   public private(set) var status = Status.empty
   private let now: @Sendable () -> Date
 
@@ -64,21 +64,5 @@ public actor OfflineFeed {
   /// Appends the next page and saves the feed.
   public func loadNextPage() async throws(FeedError) {
     throw .failed(reason: NotImplemented("OfflineFeed.loadNextPage").description)
-  }
-}
-
-extension FeedError {
-  /// Any error of the layers below, in the feed's terms.
-  public init(_ error: any Error) {
-    if let error = error as? FeedError {
-      self = error
-    } else if let error = error as? URLError,
-      [.notConnectedToInternet, .networkConnectionLost, .cannotFindHost, .cannotConnectToHost, .dataNotAllowed]
-        .contains(error.code)
-    {
-      self = .offline
-    } else {
-      self = .failed(reason: String(describing: error))
-    }
   }
 }

@@ -28,6 +28,16 @@ public struct Post: Codable, Hashable, Sendable, Identifiable {
     self.commentCount = commentCount
     self.imageURL = imageURL
   }
+
+  /// The server's snake_case names, used on disk too, so a saved feed reads like an API page.
+  enum CodingKeys: String, CodingKey {
+    case id, author, text
+    case createdAt = "created_at"
+    case likeCount = "like_count"
+    case likedByMe = "liked_by_me"
+    case commentCount = "comment_count"
+    case imageURL = "image_url"
+  }
 }
 
 /// A comment the server accepted.
@@ -41,6 +51,11 @@ public struct Comment: Codable, Hashable, Sendable, Identifiable {
     self.postID = postID
     self.text = text
   }
+
+  enum CodingKeys: String, CodingKey {
+    case id, text
+    case postID = "post_id"
+  }
 }
 
 /// One page of the feed: its posts, newest first, and the opaque cursor of the next page.
@@ -53,5 +68,10 @@ public struct FeedPage: Codable, Equatable, Sendable {
   public init(posts: [Post], nextCursor: String?) {
     self.posts = posts
     self.nextCursor = nextCursor
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case posts
+    case nextCursor = "next_cursor"
   }
 }

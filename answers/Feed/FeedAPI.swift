@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// What the feed needs from the server, and nothing more.
 ///
@@ -18,17 +19,43 @@ public protocol FeedAPI: Sendable {
 
 /// Why a feed operation failed, in the terms the screen needs.
 public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// There is no connection: show what is cached and say so.
+  /// There is no connection: show what is saved and say so.
   case offline
-  /// The server or the connection failed in another way; `reason` is for logs, not for users.
+  /// The request failed in another way (chapter 3's error, with its status or code).
+  case network(NetworkError)
+  /// The operation could not even start (an unknown post, say); `reason` is for logs.
   case failed(reason: String)
-  /// The persisted feed could not be read or written.
+  /// The saved feed could not be read or written.
   case storage(reason: String)
+
+  /// Any error of the layers below, in the feed's terms.
+  public init(_ error: any Error) {
+    if let error = error as? FeedError {
+      self = error
+      return
+    }
+    switch NetworkError(mapping: error) {
+    case .offline, .transport(.cannotConnectToHost), .transport(.cannotFindHost), .transport(.networkConnectionLost):
+      self = .offline
+    case let other:
+      self = .network(other)
+    }
+  }
+
+  /// The same failure as chapter 3's `NetworkError`, for a `LoadingState`.
+  public var networkError: NetworkError {
+    switch self {
+    case .offline: .offline
+    case .network(let error): error
+    case .failed, .storage: .transport(.unknown)
+    }
+  }
 
   public var description: String {
     switch self {
     case .offline: "You are offline. Showing the posts saved on this device."
-    case .failed(let reason): "The feed could not be loaded (\(reason))."
+    case .network(let error): "The feed could not be loaded (\(error))."
+    case .failed(let reason): "That did not work (\(reason))."
     case .storage(let reason): "The saved feed could not be used (\(reason))."
     }
   }

@@ -25,8 +25,8 @@ public actor OfflineFeed {
     case offline
   }
 
-  public let repository: FeedRepository
-  public let persistence: any FeedPersistence
+  public nonisolated let repository: FeedRepository
+  public nonisolated let persistence: any FeedPersistence
   public private(set) var status = Status.empty
   private let now: @Sendable () -> Date
 
@@ -106,21 +106,5 @@ public actor OfflineFeed {
     let snapshot = FeedSnapshot(
       posts: await repository.posts, nextCursor: await repository.cursor, savedAt: now())
     try? await persistence.save(snapshot)
-  }
-}
-
-extension FeedError {
-  /// Any error of the layers below, in the feed's terms.
-  public init(_ error: any Error) {
-    if let error = error as? FeedError {
-      self = error
-    } else if let error = error as? URLError,
-      [.notConnectedToInternet, .networkConnectionLost, .cannotFindHost, .cannotConnectToHost, .dataNotAllowed]
-        .contains(error.code)
-    {
-      self = .offline
-    } else {
-      self = .failed(reason: String(describing: error))
-    }
   }
 }
