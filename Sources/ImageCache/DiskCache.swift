@@ -72,8 +72,9 @@ public actor DiskCache {
 
   public let directory: URL
   public let configuration: Configuration
-  // Add your state here: the records by file name, the total size, a use counter for recency,
-  // and a function that gives wall-clock seconds from the injected clock.
+  /// Wall-clock seconds since 1970, moving with the injected clock: use it for every timestamp.
+  private let wallTime: @Sendable () -> Double
+  // Add your state here: the records by file name, the total size, and a use counter for recency.
   /// Writes bytes to a path. Tests replace it to simulate a crash or a full disk half-way through.
   private var writeFile: @Sendable (Data, URL) throws -> Void = { data, url in try data.write(to: url) }
 
@@ -94,7 +95,17 @@ public actor DiskCache {
   ) throws {
     self.directory = directory
     self.configuration = configuration
+    self.wallTime = Self.wallTime(on: clock, startingAt: startDate)
     rebuiltIndex = false
+  }
+
+  private static func wallTime<C: Clock<Duration>>(on clock: C, startingAt start: Date) -> @Sendable () -> Double {
+    let origin = clock.now
+    let base = start.timeIntervalSince1970
+    return {
+      let elapsed = origin.duration(to: clock.now).components
+      return base + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
   }
 
   // MARK: - Lookups

@@ -201,6 +201,20 @@ struct Exercise6_ImageLoaderTests {
     }
   }
 
+  @Test("a disk entry that no longer decodes is dropped and fetched again")
+  func damagedDiskEntryIsRefetched() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let server = Server()
+      let loader = try makeLoader(server, in: directory)
+      try await loader.diskCache?.store(Data("not an image".utf8), forKey: url.absoluteString)
+      let image = try await loader.image(for: url)
+      #expect(image.width == 2, "a damaged disk entry should be treated as a miss and the image fetched")
+      #expect(server.requests.value == 1, "the damaged entry should cost exactly one request")
+      let stored = await loader.diskCache?.data(forKey: url.absoluteString)
+      #expect(stored == SampleImages.png(width: 2, height: 3), "the damaged entry should be replaced by the fetched image")
+    }
+  }
+
   @Test("1,000 concurrent loads of one URL make exactly one fetch")
   func thousandLoadsOneFetch() async throws {
     let network = ManualClock()
