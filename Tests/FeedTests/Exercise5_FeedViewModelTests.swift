@@ -92,6 +92,20 @@ struct Exercise5_FeedViewModelTests {
     #expect(model.state == .loaded(before), "after the refresh the state is loaded again")
   }
 
+  @Test func aFailedRefreshKeepsThePostsOnScreen() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 40)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    let before = model.posts
+    try #require(before.count == 20, "the first page should show 20 posts")
+    api.failNext(URLError(.badServerResponse))
+    await model.refresh()
+    #expect(model.state.error != nil, "the refresh failed: the state should say so")
+    #expect(model.state.value == before, "a failed refresh must keep the 20 posts on screen, not replace them with an error screen")
+  }
+
   @Test func aFailedLikeShowsThenRollsBack() async throws {
     let directory = try TemporaryDirectory("feed")
     defer { directory.remove() }
@@ -132,6 +146,7 @@ struct Exercise5_FeedViewModelTests {
     let api = ScriptedFeedAPI(postCount: 60)
     let model = try await model(api, directory: directory)
     await model.onAppear()
+    try #require(model.posts.count == 20, "the first page should show 20 posts before scrolling")
     await model.rowAppeared(model.posts[5])
     #expect(model.posts.count == 20, "row 5 of 20 is far from the end: no page should load yet")
     await model.rowAppeared(model.posts[17])
