@@ -32,7 +32,7 @@ let allChapters = [
   Chapter(number: 3, module: "Networking", composes: []),
   Chapter(number: 4, module: "ImageCache", composes: []),
   Chapter(number: 5, module: "Downloads", composes: []),
-  Chapter(number: 6, module: "Feed", composes: [1, 3, 4, 5]),
+  Chapter(number: 6, module: "Feed", composes: [1, 3, 4]),
 ]
 
 let environment = ProcessInfo.processInfo.environment

@@ -31,6 +31,15 @@ struct Chapter: Decodable {
 }
 
 enum Catalog {
+  /// The chapters the capstone composes (as `Package.swift` declares them): the store, the
+  /// network layer and the image cache.
+  static let composedByCapstone = [1, 3, 4]
+
+  /// The chapters `chapter` builds on: the capstone's four, none for the others.
+  static func composed(by chapter: Int) -> [Int] {
+    chapter == 6 ? composedByCapstone : []
+  }
+
   /// Every chapter that has an `exercises.json`, in order.
   static func load() throws -> [Chapter] {
     let manager = FileManager.default

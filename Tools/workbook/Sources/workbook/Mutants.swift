@@ -123,7 +123,7 @@ enum MutantsCommand {
         .filter { $0.hasSuffix(".mutant") }.sorted()
       guard !files.isEmpty else { continue }
       print(Style.bold("Chapter \(chapter.number) — \(files.count) mutants of \(chapter.answerPath)"))
-      let composed = chapter.number == 6 ? Set(1...6) : [chapter.number]
+      let composed = Set([chapter.number] + Catalog.composed(by: chapter.number))
       for file in files {
         total += 1
         let mutant = try Mutant(path: "\(chapter.mutantsPath)/\(file)")

@@ -56,7 +56,7 @@ func main() throws -> Bool {
   case "grade":
     let chapter = try Catalog.chapter(positional.first)
     let all = try Catalog.load()
-    let composedNumbers = chapter.number == 6 ? Array(1...5) : []
+    let composedNumbers = Catalog.composed(by: chapter.number)
     let composed = all.filter { composedNumbers.contains($0.number) }
     var variant = Variant()
     variant.answers = answers ? Set([chapter.number] + composedNumbers) : reference

@@ -1,0 +1,73 @@
+// Exercise 2, part 1 — The feed on disk (intermediate)
+//
+// The offline-first launch starts here: the last feed the user saw, saved as one JSON file.
+// Chapter 1's session store taught the rules, and they hold here too: a save replaces the file
+// in one step (write a temporary file, then rename), a missing file is an empty feed, and a
+// file that does not decode is moved aside, never a crash and never silently overwritten.
+// Keep only the newest posts, so the file stays small however long the user scrolled.
+import Foundation
+import Workbook
+
+/// What the device remembers of the feed between launches.
+public struct FeedSnapshot: Codable, Equatable, Sendable {
+  /// Bumped whenever the encoding changes; a file from another version is discarded.
+  public static let currentVersion = 1
+
+  public var version: Int
+  public var posts: [Post]
+  public var nextCursor: String?
+  public var savedAt: Date
+
+  public init(posts: [Post], nextCursor: String?, savedAt: Date, version: Int = FeedSnapshot.currentVersion) {
+    self.version = version
+    self.posts = posts
+    self.nextCursor = nextCursor
+    self.savedAt = savedAt
+  }
+}
+
+/// Where the feed is persisted. `FeedDiskStore` is the real one; tests add slow or failing ones.
+public protocol FeedPersistence: Sendable {
+  /// The saved feed, or nil when there is none (or it could not be read).
+  func load() async -> FeedSnapshot?
+  /// Saves the feed, replacing the previous save in one step.
+  func save(_ snapshot: FeedSnapshot) async throws(FeedError)
+}
+
+/// The feed saved as one JSON file, written atomically.
+///
+/// Saves keep the newest `maximumPosts` posts (and then continue from the cursor of the last
+/// kept page only if nothing was cut). Load and save are O(n) in the posts kept.
+public actor FeedDiskStore: FeedPersistence {
+  public let fileURL: URL
+  public let maximumPosts: Int
+
+  public init(fileURL: URL, maximumPosts: Int = 200) {
+    self.fileURL = fileURL
+    self.maximumPosts = max(1, maximumPosts)
+  }
+
+  public func load() -> FeedSnapshot? {
+    nil
+  }
+
+  public func save(_ snapshot: FeedSnapshot) throws(FeedError) {
+    throw .storage(reason: NotImplemented("FeedDiskStore.save").description)
+  }
+
+  /// Deletes the saved feed (at logout).
+  public func erase() {
+  }
+
+  private static var encoder: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    return encoder
+  }
+
+  private static var decoder: JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }
+}

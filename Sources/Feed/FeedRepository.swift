@@ -1,0 +1,71 @@
+// Exercise 1 — Cursor pagination without duplicates (intermediate)
+//
+// A feed screen asks for the next page when the user nears the bottom, and a fast scroll asks
+// several times before the first answer arrives. Make `loadNextPage()` safe under that: one
+// fetch per cursor however many callers ask (chapter 1's `SingleFlightStore` does exactly
+// that), no post twice in `posts` (the server's pages may overlap when new posts arrive), and no
+// request at all once the server said there is no next page. A failed page is not remembered:
+// the next call tries the same cursor again.
+import DataStore
+import Foundation
+import Workbook
+
+/// The posts of the feed in display order, loaded page by page through a `FeedAPI`.
+///
+/// Appending a page is O(p) for p posts in the page (an index from id to position makes the
+/// duplicate check O(1)); `posts` is a copy-on-write array, so reading it is O(1).
+public actor FeedRepository {
+  /// The cursor under which the first page is fetched (the API's `nil`).
+  static let firstPageKey = ""
+
+  public nonisolated let api: any FeedAPI
+  public nonisolated let pageSize: Int
+  /// Every post loaded so far, newest first, each id once.
+  public private(set) var posts: [Post] = []
+  /// False once the server answered a page without a next cursor.
+  public private(set) var hasMore = true
+
+  private var nextCursor: String?
+  // Add what you need: an index from id to position, a `SingleFlightStore` of pages (chapter 1)…
+
+  public init(api: any FeedAPI, pageSize: Int = 20) {
+    self.api = api
+    self.pageSize = pageSize
+  }
+
+  /// Fetches the page after the last one loaded and appends its new posts.
+  ///
+  /// Returns the posts this call added (empty when another caller added them first, or when
+  /// there are no more pages). Concurrent callers share one request for the same cursor.
+  @discardableResult
+  public func loadNextPage() async throws -> [Post] {
+    throw NotImplemented("FeedRepository.loadNextPage")
+  }
+
+  /// Replaces everything with a freshly fetched first page (pull-to-refresh). The cursor
+  /// continues from `page`.
+  public func replace(with page: FeedPage) {
+  }
+
+  /// Fills the feed with posts saved on disk, unless a page from the network has already been
+  /// applied (saved posts are older: they must never replace fresh ones). Returns whether it did.
+  ///
+  /// The check and the replacement happen in one step on this actor, so a launch that restores
+  /// the saved feed and fetches the first page at the same time cannot end with the older posts.
+  @discardableResult
+  public func restore(_ saved: FeedPage) -> Bool {
+    false
+  }
+
+  /// Replaces the stored copy of one post (after a like, say). Unknown ids are ignored.
+  public func update(_ post: Post) {
+  }
+
+  /// The post with `id`, if loaded.
+  public func post(id: String) -> Post? {
+    nil
+  }
+
+  /// The cursor of the next page, nil before the first page or after the last.
+  public var cursor: String? { nextCursor }
+}

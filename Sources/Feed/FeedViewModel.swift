@@ -1,0 +1,68 @@
+// Exercise 5 — The screen's view model (advanced)
+//
+// Everything the feed screen shows lives here, on the main actor, observable by SwiftUI through
+// the Observation framework (`@Observable`): a `LoadingState` of the posts (chapter 3), whether
+// the posts shown are the saved ones or the app is offline, and a message for failures that
+// must not replace the list (a like that did not go through).
+//
+// The state must move in the order a user can follow: idle → loading → loaded, and on refresh
+// loading(previous posts) → loaded, never through an empty list. A failure keeps the posts.
+import Foundation
+import Networking
+import Observation
+import Workbook
+
+/// The feed screen's state and actions, on the main actor.
+@MainActor
+@Observable
+public final class FeedViewModel {
+  /// The posts and whether they are loading or failed; a failure keeps the posts on screen.
+  public private(set) var state: LoadingState<[Post]> = .idle
+  /// Where the posts came from: saved on disk, live, or offline.
+  public private(set) var status: OfflineFeed.Status = .empty
+  /// A one-line message for a failure that does not replace the list; nil when there is none.
+  public private(set) var message: String?
+  /// True while a next page is being fetched (the spinner row at the bottom).
+  public private(set) var isLoadingMore = false
+
+  @ObservationIgnored public let feed: OfflineFeed
+  @ObservationIgnored public let actions: FeedActions
+  @ObservationIgnored public let images: FeedImages?
+  /// How close to the end a row must be to trigger the next page.
+  @ObservationIgnored public let prefetchDistance: Int
+
+  public init(feed: OfflineFeed, actions: FeedActions, images: FeedImages? = nil, prefetchDistance: Int = 5) {
+    self.feed = feed
+    self.actions = actions
+    self.images = images
+    self.prefetchDistance = prefetchDistance
+  }
+
+  /// The posts on screen.
+  public var posts: [Post] { state.value ?? [] }
+
+  /// First appearance: the saved posts as soon as the disk has them, then the first page.
+  ///
+  /// States: idle → loading → (loading with the saved posts) → loaded, or failed keeping
+  /// whatever was shown. Offline with saved posts ends loaded, with `status == .offline`.
+  public func onAppear() async {
+  }
+
+  /// Pull-to-refresh: the posts stay on screen until the new first page replaces them.
+  public func refresh() async {
+  }
+
+  /// Called as each row appears: loads the next page when `post` is near the end, and moves
+  /// the image prefetch window.
+  public func rowAppeared(_ post: Post) async {
+  }
+
+  /// Likes or unlikes a post; the heart moves at once and moves back if the server says no.
+  public func toggleLike(_ post: Post) async {
+  }
+
+  /// Clears the failure message (the user dismissed it).
+  public func dismissMessage() {
+    message = nil
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import Feed
+
+@Suite("Exercise 1 — Cursor pagination without duplicates", .timeLimit(.minutes(1)))
+struct Exercise1_FeedRepositoryTests {
+  @Test func pagesFollowTheCursorInOrder() async throws {
+    let api = ScriptedFeedAPI(postCount: 50)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    let first = try await repository.loadNextPage()
+    #expect(first.map(\.id) == (0..<20).map { "p\($0)" }, "the first page should return posts p0…p19, newest first")
+    try await repository.loadNextPage()
+    #expect(await repository.posts.count == 40, "two pages of 20 should give 40 posts")
+    #expect(
+      api.pageRequests == [nil, "after:p19"],
+      "the first request has no cursor, the second uses the cursor the first page returned; got \(api.pageRequests)")
+  }
+
+  @Test func stopsWhenThereIsNoNextCursor() async throws {
+    let api = ScriptedFeedAPI(postCount: 30)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    try await repository.loadNextPage()
+    try await repository.loadNextPage()
+    #expect(await repository.hasMore == false, "the second page had no next cursor, so hasMore should be false")
+    let more = try await repository.loadNextPage()
+    #expect(more.isEmpty, "past the last page, loadNextPage should return nothing")
+    #expect(api.pageRequests.count == 2, "past the last page there is nothing to ask for: expected 2 requests, got \(api.pageRequests.count)")
+  }
+
+  @Test func concurrentCallsFetchEachCursorOnce() async throws {
+    let clock = ManualClock()
+    let api = ScriptedFeedAPI(postCount: 100, clock: clock)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    let finished = Counter()
+    let callers = (0..<10).map { _ in
+      Task {
+        defer { finished.increment() }
+        return try await repository.loadNextPage()
+      }
+    }
+    await clock.waitForSleepers(1) { finished.value == 10 }
+    for _ in 0..<200 { await Task.yield() }
+    clock.advance(by: .seconds(1))
+    var added = 0
+    for caller in callers { added += try await caller.value.count }
+    #expect(
+      api.pageRequests.count == 1,
+      "10 callers asked for the next page while the first request was in flight: they must share it (1 request), got \(api.pageRequests.count)")
+    #expect(added == 20, "the 20 posts of the page should be added once in total across callers, got \(added)")
+    #expect(await repository.posts.count == 20, "the page's 20 posts should be in the feed once")
+  }
+
+  @Test func overlappingPagesDoNotDuplicatePosts() async throws {
+    let api = ScriptedFeedAPI(postCount: 60)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    try await repository.loadNextPage()
+    // Two new posts arrive at the top; the cursor still points after p19, so nothing shifts.
+    // But a server that paginates by offset would now repeat p18 and p19: simulate that page.
+    await repository.replace(with: FeedPage(posts: Array((await repository.posts).prefix(20)), nextCursor: "after:p17"))
+    let added = try await repository.loadNextPage()
+    let ids = await repository.posts.map(\.id)
+    #expect(Set(ids).count == ids.count, "every post should appear once; duplicates: \(ids.filter { id in ids.filter { $0 == id }.count > 1 })")
+    #expect(!added.contains { $0.id == "p18" || $0.id == "p19" }, "p18 and p19 were already in the feed: they are not new")
+  }
+
+  @Test func aFailedPageIsRetriedWithTheSameCursor() async throws {
+    let api = ScriptedFeedAPI(postCount: 60)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    try await repository.loadNextPage()
+    api.failNext(URLError(.timedOut))
+    await #expect(throws: (any Error).self, "the failure of the page request should reach the caller") {
+      try await repository.loadNextPage()
+    }
+    #expect(await repository.posts.count == 20, "a failed page must not change the feed")
+    try await repository.loadNextPage()
+    #expect(
+      api.pageRequests == [nil, "after:p19", "after:p19"],
+      "after a failure, the next call should ask for the same cursor again; got \(api.pageRequests)")
+    #expect(await repository.posts.count == 40, "the retried page should be added")
+  }
+
+  @Test func savedPostsNeverReplaceANetworkPage() async throws {
+    let api = ScriptedFeedAPI(postCount: 40)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    try await repository.loadNextPage()
+    let saved = FeedPage(posts: [ScriptedFeedAPI.post(99)], nextCursor: nil)
+    let restored = await repository.restore(saved)
+    #expect(!restored, "a network page was already applied: restoring older saved posts must be refused")
+    #expect(await repository.posts.count == 20, "the network page must still be shown")
+  }
+
+  @Test func savedPostsAreShownBeforeAnyNetworkPage() async throws {
+    let repository = FeedRepository(api: ScriptedFeedAPI(postCount: 40), pageSize: 20)
+    let restored = await repository.restore(FeedPage(posts: [ScriptedFeedAPI.post(3)], nextCursor: "after:p3"))
+    #expect(restored, "nothing came from the network yet, so the saved posts should be shown")
+    #expect(await repository.posts.map(\.id) == ["p3"], "the saved post should be in the feed")
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import Feed
+
+@Suite("Exercise 4 — Optimistic actions, safe retries", .timeLimit(.minutes(1)))
+struct Exercise4_FeedActionsTests {
+  func loadedFeed(_ api: ScriptedFeedAPI) async throws -> FeedRepository {
+    let repository = FeedRepository(api: api, pageSize: 20)
+    try await repository.loadNextPage()
+    return repository
+  }
+
+  @Test func aLikeShowsAtOnceAndIsConfirmed() async throws {
+    let clock = ManualClock()
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    let slow = ScriptedFeedAPI(postCount: 20, clock: clock)
+    let actions = FeedActions(api: slow, repository: repository)
+    let before = try #require(await repository.post(id: "p1"))
+    let like = Task { try await actions.toggleLike(postID: "p1") }
+    await clock.waitForSleepers(1)
+    let optimistic = try #require(await repository.post(id: "p1"))
+    #expect(optimistic.likedByMe, "the heart should turn red before the server answers")
+    #expect(optimistic.likeCount == before.likeCount + 1, "the count should go up by one at once")
+    clock.advance(by: .seconds(1))
+    let confirmed = try await like.value
+    #expect(confirmed.likedByMe, "the server's copy should be liked")
+    #expect(await repository.post(id: "p1") == confirmed, "the feed should hold the server's copy after the answer")
+  }
+
+  @Test func aFailedLikeRollsBackAndReports() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    let before = try #require(await repository.post(id: "p2"))
+    api.setLikeFailure(URLError(.badServerResponse))
+    let actions = FeedActions(api: api, repository: repository)
+    await #expect(throws: FeedError.self, "the failure should be reported to the caller (the screen shows it)") {
+      try await actions.toggleLike(postID: "p2")
+    }
+    #expect(
+      await repository.post(id: "p2") == before,
+      "the server refused the like: the post must go back to exactly what it was, or the user sees a like that does not exist")
+  }
+
+  @Test func unlikingALikedPostCountsDown() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    let actions = FeedActions(api: api, repository: repository)
+    let start = try #require(await repository.post(id: "p3"))
+    try await actions.toggleLike(postID: "p3")
+    let unliked = try await actions.toggleLike(postID: "p3")
+    #expect(!unliked.likedByMe && unliked.likeCount == start.likeCount, "like then unlike should end where it started")
+  }
+
+  @Test func aRetriedCommentIsPostedOnce() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    api.loseCommentResponses(2)
+    let keys = Counter()
+    let actions = FeedActions(api: api, repository: repository, maximumCommentAttempts: 3) { "key-\(keys.increment())" }
+    let comment = try await actions.comment("nice!", on: "p4")
+    #expect(api.commentKeys.count == 3, "two answers were lost, so the comment should have been sent 3 times")
+    #expect(
+      Set(api.commentKeys).count == 1,
+      "every retry must reuse the comment's idempotency key, or the server posts it again; keys sent: \(api.commentKeys)")
+    #expect(api.storedComments == 1, "the server should hold exactly one comment")
+    #expect(comment.text == "nice!", "the comment the server returned should be the one posted")
+    #expect(await repository.post(id: "p4")?.commentCount == 1, "the post's comment count should go up by one")
+  }
+
+  @Test func commentsGiveUpAfterTheLastAttempt() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    api.loseCommentResponses(5)
+    let actions = FeedActions(api: api, repository: repository, maximumCommentAttempts: 3)
+    await #expect(throws: FeedError.self, "after 3 failed attempts the error should reach the caller") {
+      try await actions.comment("hello", on: "p5")
+    }
+    #expect(api.commentKeys.count == 3, "maximumCommentAttempts is 3: expected 3 attempts, got \(api.commentKeys.count)")
+    #expect(await repository.post(id: "p5")?.commentCount == 0, "a comment that failed must not be counted")
+  }
+
+  @Test func twoCommentsGetTwoKeys() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    let actions = FeedActions(api: api, repository: repository)
+    _ = try await actions.comment("first", on: "p6")
+    _ = try await actions.comment("first", on: "p6")
+    #expect(api.storedComments == 2, "two taps on Send are two comments: each needs its own key")
+  }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import Feed
+
+@MainActor
+@Suite("Exercise 5 — The screen's view model", .timeLimit(.minutes(1)))
+struct Exercise5_FeedViewModelTests {
+  static let savedAt = Date(timeIntervalSince1970: 1_700_000_000)
+
+  func model(
+    _ api: ScriptedFeedAPI, saved: [Post]? = nil, directory: TemporaryDirectory
+  ) async throws -> FeedViewModel {
+    let disk = FeedDiskStore(fileURL: directory.file("feed.json"))
+    if let saved { try await disk.save(FeedSnapshot(posts: saved, nextCursor: nil, savedAt: Self.savedAt)) }
+    let repository = FeedRepository(api: api, pageSize: 20)
+    return FeedViewModel(
+      feed: OfflineFeed(repository: repository, persistence: disk), actions: FeedActions(api: api, repository: repository))
+  }
+
+  /// Yields until `condition` holds or about two seconds have passed.
+  func eventually(_ condition: () -> Bool) async -> Bool {
+    for attempt in 0..<2_000 {
+      if condition() { return true }
+      if attempt < 500 { await Task.yield() } else { try? await Task.sleep(nanoseconds: 1_000_000) }
+    }
+    return condition()
+  }
+
+  @Test func launchGoesFromSavedPostsToTheFirstPage() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let clock = ManualClock()
+    let api = ScriptedFeedAPI(postCount: 40, clock: clock)
+    let saved = [ScriptedFeedAPI.post(90), ScriptedFeedAPI.post(91)]
+    let model = try await model(api, saved: saved, directory: directory)
+    #expect(model.state == .idle, "before it appears, the screen is idle")
+    let appear = Task { await model.onAppear() }
+    let showedSaved = await eventually { model.state == .loading(previous: saved) }
+    #expect(
+      showedSaved,
+      "while the network is slow the saved posts should be on screen, still loading; state is \(model.state)")
+    #expect(model.status == .cached(savedAt: Self.savedAt), "the status should say the posts are the saved ones")
+    await clock.waitForSleepers(1)
+    clock.advance(by: .seconds(1))
+    await appear.value
+    #expect(model.posts.count == 20 && model.posts.first?.id == "p0", "after the first page the posts are the network's 20")
+    #expect(model.state.isLoading == false && model.state.error == nil, "after the first page the state is loaded: \(model.state)")
+    #expect(model.status == .live, "after the first page the status is live")
+  }
+
+  @Test func offlineWithSavedPostsIsNotAnErrorScreen() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 40)
+    api.failNext(URLError(.notConnectedToInternet))
+    let saved = [ScriptedFeedAPI.post(90)]
+    let model = try await model(api, saved: saved, directory: directory)
+    await model.onAppear()
+    #expect(model.state == .loaded(saved), "offline with saved posts, the saved posts are the content: state should be loaded, is \(model.state)")
+    #expect(model.status == .offline, "the status should say the app is offline")
+    #expect(model.message != nil, "a message should tell the user they are offline")
+  }
+
+  @Test func offlineWithNothingSavedFails() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 40)
+    api.failNext(URLError(.notConnectedToInternet))
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    #expect(model.state.error == .offline, "with nothing saved, an offline launch is a failure with .offline: state is \(model.state)")
+  }
+
+  @Test func refreshKeepsThePostsWhileLoading() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let clock = ManualClock()
+    let api = ScriptedFeedAPI(postCount: 40, clock: clock)
+    let model = try await model(api, directory: directory)
+    let appear = Task { await model.onAppear() }
+    await clock.waitForSleepers(1)
+    clock.advance(by: .seconds(1))
+    await appear.value
+    let before = model.posts
+    let refresh = Task { await model.refresh() }
+    await clock.waitForSleepers(1)
+    #expect(model.state == .loading(previous: before), "during a refresh the old posts stay on screen, marked loading; state is \(model.state)")
+    clock.advance(by: .seconds(1))
+    await refresh.value
+    #expect(model.state == .loaded(before), "after the refresh the state is loaded again")
+  }
+
+  @Test func aFailedRefreshKeepsThePostsOnScreen() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 40)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    let before = model.posts
+    try #require(before.count == 20, "the first page should show 20 posts")
+    api.failNext(URLError(.badServerResponse))
+    await model.refresh()
+    #expect(model.state.error != nil, "the refresh failed: the state should say so")
+    #expect(model.state.value == before, "a failed refresh must keep the 20 posts on screen, not replace them with an error screen")
+  }
+
+  @Test func aFailedLikeShowsThenRollsBack() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 40)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    let post = try #require(model.posts.first)
+    api.setLikeFailure(URLError(.badServerResponse))
+    await model.toggleLike(post)
+    #expect(model.posts.first == post, "the server refused the like: the post must be back as it was")
+    #expect(model.message != nil, "the failure should be reported in the message")
+  }
+
+  @Test func aLikeIsShownAtOnce() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let clock = ManualClock()
+    let api = ScriptedFeedAPI(postCount: 40)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    let post = try #require(model.posts.first)
+    // A slow server for the like only.
+    let slow = ScriptedFeedAPI(postCount: 40, clock: clock)
+    let actions = FeedActions(api: slow, repository: model.actions.repository)
+    let slowModel = FeedViewModel(feed: model.feed, actions: actions)
+    await slowModel.onAppear()
+    let like = Task { await slowModel.toggleLike(post) }
+    await clock.waitForSleepers(1)
+    #expect(slowModel.posts.first?.likedByMe == true, "the heart should be red before the server answers")
+    clock.advance(by: .seconds(1))
+    await like.value
+    #expect(slowModel.posts.first?.likedByMe == true, "after the server confirmed, the post stays liked")
+  }
+
+  @Test func nearTheEndTheNextPageLoads() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 60)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    try #require(model.posts.count == 20, "the first page should show 20 posts before scrolling")
+    await model.rowAppeared(model.posts[5])
+    #expect(model.posts.count == 20, "row 5 of 20 is far from the end: no page should load yet")
+    await model.rowAppeared(model.posts[17])
+    #expect(model.posts.count == 40, "row 17 of 20 is within 5 of the end: the next page should load")
+    #expect(model.isLoadingMore == false, "the bottom spinner should be gone after the page arrived")
+  }
+}

@@ -1,0 +1,86 @@
+// Exercise 4 — Optimistic actions, safe retries (advanced)
+//
+// A like must feel instant: flip the heart and the count at once, then tell the server. If the
+// server says no, put back exactly what was there before and report the failure; the user
+// must never be left looking at a like that does not exist.
+//
+// A comment is not idempotent: sent twice, it is posted twice. So the comment gets one
+// idempotency key when the user taps "Send", and every retry of that comment reuses it; the
+// server recognises the key and returns the first comment instead of creating another.
+import Foundation
+import Workbook
+
+/// Likes and comments, applied to the repository's posts optimistically.
+public actor FeedActions {
+  public nonisolated let api: any FeedAPI
+  public nonisolated let repository: FeedRepository
+  /// How many times a comment is sent before the failure is reported (at least 1).
+  public nonisolated let maximumCommentAttempts: Int
+  private let makeKey: @Sendable () -> String
+
+  public init(
+    api: any FeedAPI, repository: FeedRepository, maximumCommentAttempts: Int = 3,
+    makeKey: @escaping @Sendable () -> String = { UUID().uuidString }
+  ) {
+    self.api = api
+    self.repository = repository
+    self.maximumCommentAttempts = max(1, maximumCommentAttempts)
+    self.makeKey = makeKey
+  }
+
+  /// Likes the post if it is not liked, unlikes it otherwise, and returns the post as the
+  /// server confirmed it.
+  ///
+  /// The repository shows the new state before the request is sent. If the request fails, the
+  /// post goes back to the copy it had before (unless another change replaced the optimistic
+  /// copy meanwhile: that change owns the post now), and the error is thrown.
+  @discardableResult
+  public func toggleLike(postID: String) async throws(FeedError) -> Post {
+    guard let before = await repository.post(id: postID) else {
+      throw .failed(reason: "no post \(postID) in the feed")
+    }
+    var optimistic = before
+    optimistic.likedByMe.toggle()
+    optimistic.likeCount = max(0, before.likeCount + (optimistic.likedByMe ? 1 : -1))
+    await repository.update(optimistic)
+    do {
+      let confirmed = try await api.setLike(optimistic.likedByMe, postID: postID)
+      await repository.update(confirmed)
+      return confirmed
+    } catch {
+      await repository.rollBack(postID: postID, from: optimistic, to: before)
+      throw FeedError(error)
+    }
+  }
+
+  /// Posts a comment, retrying failures up to `maximumCommentAttempts` times with one
+  /// idempotency key, so the server keeps at most one copy however many attempts reach it.
+  ///
+  /// Being offline is not retried (the next attempt would fail the same way at once).
+  public func comment(_ text: String, on postID: String) async throws(FeedError) -> Comment {
+    let key = makeKey()
+    var attempt = 1
+    while true {
+      do {
+        let comment = try await api.postComment(text, postID: postID, idempotencyKey: key)
+        if var post = await repository.post(id: postID) {
+          post.commentCount += 1
+          await repository.update(post)
+        }
+        return comment
+      } catch {
+        let failure = FeedError(error)
+        if failure == .offline || attempt >= maximumCommentAttempts || Task.isCancelled { throw failure }
+        attempt += 1
+      }
+    }
+  }
+}
+
+extension FeedRepository {
+  /// Puts `previous` back, but only while the post is still the `optimistic` copy.
+  func rollBack(postID: String, from optimistic: Post, to previous: Post) {
+    guard post(id: postID) == optimistic else { return }
+    update(previous)
+  }
+}

@@ -1,0 +1,114 @@
+// Exercise 1 — Cursor pagination without duplicates (intermediate)
+//
+// A feed screen asks for the next page when the user nears the bottom, and a fast scroll asks
+// several times before the first answer arrives. Make `loadNextPage()` safe under that: one
+// fetch per cursor however many callers ask (chapter 1's `SingleFlightStore` does exactly
+// that), no post twice in `posts` (the server's pages may overlap when new posts arrive), and no
+// request at all once the server said there is no next page. A failed page is not remembered:
+// the next call tries the same cursor again.
+import DataStore
+import Foundation
+import Workbook
+
+/// The posts of the feed in display order, loaded page by page through a `FeedAPI`.
+///
+/// Appending a page is O(p) for p posts in the page (an index from id to position makes the
+/// duplicate check O(1)); `posts` is a copy-on-write array, so reading it is O(1).
+public actor FeedRepository {
+  /// The cursor under which the first page is fetched (the API's `nil`).
+  static let firstPageKey = ""
+
+  public nonisolated let api: any FeedAPI
+  public nonisolated let pageSize: Int
+  /// Every post loaded so far, newest first, each id once.
+  public private(set) var posts: [Post] = []
+  /// False once the server answered a page without a next cursor.
+  public private(set) var hasMore = true
+
+  private var nextCursor: String?
+  private var hasNetworkPage = false
+  private var positions: [String: Int] = [:]
+  /// One fetch per cursor, shared by concurrent callers; replaced wholesale by `replace(with:)`.
+  private var pages = SingleFlightStore<String, FeedPage>()
+
+  public init(api: any FeedAPI, pageSize: Int = 20) {
+    self.api = api
+    self.pageSize = pageSize
+  }
+
+  /// Fetches the page after the last one loaded and appends its new posts.
+  ///
+  /// Returns the posts this call added (empty when another caller added them first, or when
+  /// there are no more pages). Concurrent callers share one request for the same cursor.
+  @discardableResult
+  public func loadNextPage() async throws -> [Post] {
+    guard hasMore else { return [] }
+    let cursor = nextCursor
+    let key = cursor ?? Self.firstPageKey
+    let api = api
+    let limit = pageSize
+    let page = try await pages.value(for: key) {
+      try await api.feedPage(cursor: cursor, limit: limit)
+    }
+    // Another caller may have applied this page (and moved the cursor on) while we waited.
+    guard cursor == nextCursor, hasMore else { return [] }
+    return apply(page)
+  }
+
+  /// Replaces everything with a freshly fetched first page (pull-to-refresh). The cursor
+  /// continues from `page`.
+  public func replace(with page: FeedPage) {
+    reset()
+    _ = apply(page)
+  }
+
+  /// Fills the feed with posts saved on disk, unless a page from the network has already been
+  /// applied (saved posts are older: they must never replace fresh ones). Returns whether it did.
+  ///
+  /// The check and the replacement happen in one step on this actor, so a launch that restores
+  /// the saved feed and fetches the first page at the same time cannot end with the older posts.
+  @discardableResult
+  public func restore(_ saved: FeedPage) -> Bool {
+    guard !hasNetworkPage else { return false }
+    reset()
+    _ = apply(saved, fromNetwork: false)
+    return true
+  }
+
+  /// Replaces the stored copy of one post (after a like, say). Unknown ids are ignored.
+  public func update(_ post: Post) {
+    guard let index = positions[post.id] else { return }
+    posts[index] = post
+  }
+
+  /// The post with `id`, if loaded.
+  public func post(id: String) -> Post? {
+    positions[id].map { posts[$0] }
+  }
+
+  /// The cursor of the next page, nil before the first page or after the last.
+  public var cursor: String? { nextCursor }
+
+  private func reset() {
+    posts = []
+    positions = [:]
+    pages = SingleFlightStore()
+  }
+
+  private func apply(_ page: FeedPage, fromNetwork: Bool = true) -> [Post] {
+    if fromNetwork { hasNetworkPage = true }
+    var added: [Post] = []
+    for post in page.posts {
+      if let index = positions[post.id] {
+        posts[index] = post
+      } else {
+        positions[post.id] = posts.count
+        posts.append(post)
+        added.append(post)
+      }
+    }
+    nextCursor = page.nextCursor
+    hasMore = page.nextCursor != nil
+    return added
+  }
+}

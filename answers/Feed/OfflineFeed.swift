@@ -1,0 +1,110 @@
+// Exercise 2 — Offline first (intermediate)
+//
+// At launch, show the feed saved on disk at once, and ask the network for the first page at the
+// same time. Whichever answers first is shown; but the saved feed must never replace a page that
+// the network already delivered (the disk is usually faster, not always: a cold disk after a
+// reboot, a big file). The check has to happen after the `await`, because that is where another
+// call can get in: actor methods interleave at every suspension point.
+//
+// Offline, keep showing the saved posts and say so. Pull-to-refresh keeps the old posts on
+// screen until the new first page has arrived, and keeps them if it fails.
+import Foundation
+import Workbook
+
+/// The feed as the screen sees it: saved posts at launch, network pages after, offline handled.
+public actor OfflineFeed {
+  /// Where the posts on screen came from.
+  public enum Status: Equatable, Sendable {
+    /// Nothing to show yet.
+    case empty
+    /// Posts saved on disk, from `savedAt`; the network has not answered yet.
+    case cached(savedAt: Date)
+    /// Posts from the network.
+    case live
+    /// The network is unreachable; the posts (if any) are the saved ones.
+    case offline
+  }
+
+  public nonisolated let repository: FeedRepository
+  public nonisolated let persistence: any FeedPersistence
+  public private(set) var status = Status.empty
+  private let now: @Sendable () -> Date
+
+  public init(
+    repository: FeedRepository, persistence: any FeedPersistence, now: @escaping @Sendable () -> Date = Date.init
+  ) {
+    self.repository = repository
+    self.persistence = persistence
+    self.now = now
+  }
+
+  /// The posts to show, newest first.
+  public var posts: [Post] {
+    get async { await repository.posts }
+  }
+
+  /// Shows the saved feed and fetches the first page concurrently; returns when both are done.
+  ///
+  /// Throws only when the network failed; the saved posts (if any) are shown either way.
+  public func launch() async throws(FeedError) {
+    async let restored: Void = restoreSaved()
+    let result: Result<Void, FeedError>
+    do throws(FeedError) {
+      try await refresh()
+      result = .success(())
+    } catch {
+      result = .failure(error)
+    }
+    await restored
+    try result.get()
+  }
+
+  /// Shows the saved feed, unless a network page has already arrived.
+  public func restoreSaved() async {
+    guard let snapshot = await persistence.load() else { return }
+    // The first page may have arrived while the disk was read: the repository decides, in one
+    // step, whether the saved posts may still be shown.
+    let restored = await repository.restore(FeedPage(posts: snapshot.posts, nextCursor: snapshot.nextCursor))
+    // Re-check after that suspension too: the network may have answered (live) or failed
+    // (offline) meanwhile, and that status is the truer one.
+    if restored && status == .empty { status = .cached(savedAt: snapshot.savedAt) }
+  }
+
+  /// Fetches the first page and replaces the posts with it once it has arrived (pull-to-refresh).
+  ///
+  /// Until then, and if it fails, the old posts stay. When offline, the status says so.
+  public func refresh() async throws(FeedError) {
+    let page: FeedPage
+    do {
+      page = try await repository.api.feedPage(cursor: nil, limit: repository.pageSize)
+    } catch {
+      let failure = FeedError(error)
+      if failure == .offline { status = .offline }
+      throw failure
+    }
+    await repository.replace(with: page)
+    status = .live
+    await saveQuietly()
+  }
+
+  /// Appends the next page and saves the feed.
+  public func loadNextPage() async throws(FeedError) {
+    do {
+      let added = try await repository.loadNextPage()
+      guard !added.isEmpty else { return }
+    } catch {
+      let failure = FeedError(error)
+      if failure == .offline { status = .offline }
+      throw failure
+    }
+    if status == .offline { status = .live }
+    await saveQuietly()
+  }
+
+  /// Saving is best effort: a full disk must not turn a loaded page into an error on screen.
+  private func saveQuietly() async {
+    let snapshot = FeedSnapshot(
+      posts: await repository.posts, nextCursor: await repository.cursor, savedAt: now())
+    try? await persistence.save(snapshot)
+  }
+}
