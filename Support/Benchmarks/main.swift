@@ -17,5 +17,11 @@ print("Ratios compare cases measured in this same run; absolute times vary by ma
   if enabled("datastore") { await DataStoreBench.run(bench) }
 #endif
 #if canImport(ImageCache)
-  if enabled("imagecache") { ImageCacheBench.run(bench, quick: quick) }
+  if enabled("imagecache") {
+    ImageCacheBench.run(bench, quick: quick)
+    await ImagePipelineBench.run(bench, quick: quick)
+  }
+#endif
+#if canImport(Downloads)
+  if enabled("downloads") { await DownloadsBench.run(bench, quick: quick) }
 #endif
