@@ -94,7 +94,7 @@ lint: ## swift format lint
 
 sanitize: ## the answers' tests under the thread sanitizer
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Tools/tsan-suppressions.txt halt_on_error=0" \
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) test --sanitize=thread --scratch-path .build/sanitize
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) test --sanitize=thread --no-parallel --scratch-path .build/sanitize
 
 mutants: $(WORKBOOK)
 	@$(WORKBOOK) mutants $(CHAPTER)

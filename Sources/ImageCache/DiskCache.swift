@@ -1,7 +1,8 @@
 // Exercise 4 — A disk cache that survives crashes (advanced)
 //
 // Store each entry in its own file named by `SHA256.fileName(forKey:)`, and keep an index
-// (size, creation time, last use) in `index.json`. Write every file to a temporary name and
+// (size, creation time, last use) in `index.json`, written every few dozen stores and on
+// `flush()`, never on every store (that is O(n) per write). Write every file to a temporary name and
 // rename it into place, so a crash leaves the old file or the new one, never half of one. On
 // open, trust nothing: a missing or corrupt index is rebuilt from the files, unknown files are
 // removed, and files deleted behind the cache's back are simply misses.
@@ -70,6 +71,12 @@ public actor DiskCache {
   /// The name of the index file inside the cache directory.
   public static let indexFileName = "index.json"
 
+  /// How many stores may go by before the index is written again. Writing it on every store
+  /// costs O(n) per write (O(n²) to fill the cache); a crash before the next write loses at most
+  /// this many of the newest entries, which a cache can afford. `flush()` writes it at once
+  /// (call it when the app goes to the background).
+  static let storesPerIndexWrite = 32
+
   public let directory: URL
   public let configuration: Configuration
   /// Wall-clock seconds since 1970, moving with the injected clock: use it for every timestamp.
@@ -132,8 +139,9 @@ public actor DiskCache {
 
   // MARK: - Changes
 
-  /// Stores `data` for `key`: temporary file, then rename over the old one, then the index.
-  /// Evicts least recently used entries when the size limit is crossed.
+  /// Stores `data` for `key`: temporary file, then rename over the old one. The index is written
+  /// every `storesPerIndexWrite` stores, after an eviction pass, and on `flush()`, not on every
+  /// store. Evicts least recently used entries when the size limit is crossed.
   public func store(_ data: Data, forKey key: String) throws {
     throw NotImplemented("DiskCache.store(_:forKey:)")
   }

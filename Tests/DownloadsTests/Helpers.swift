@@ -8,7 +8,7 @@ import WorkbookTesting
 /// of real time. This waits for the code under test to reach a state, never for a timer: the
 /// answers get there in microseconds, unfinished code makes the test fail after the limit.
 @discardableResult
-func eventually(within seconds: Double = 2, _ condition: () async -> Bool) async -> Bool {
+func eventually(within seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
   let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
   var attempt = 0
   while ContinuousClock.now < deadline {

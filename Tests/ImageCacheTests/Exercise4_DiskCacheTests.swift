@@ -24,6 +24,7 @@ struct Exercise4_DiskCacheTests {
         directory.contents().contains(SHA256.fileName(forKey: "https://example.com/a.png")),
         "each entry's file is named by the SHA-256 of its key; files: \(directory.contents())")
 
+      try await cache.flush()  // what the app does when it goes to the background
       let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start.addingTimeInterval(60))
       #expect(await reopened.data(forKey: "https://example.com/b.png") == bytes(20, 2), "entries must survive a relaunch")
       #expect(await !reopened.rebuiltIndex, "a cleanly written index should be read, not rebuilt")
@@ -96,6 +97,26 @@ struct Exercise4_DiskCacheTests {
     }
   }
 
+  @Test("the index is not rewritten on every store")
+  func indexWritesAreBatched() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      let indexWrites = Counter()
+      await cache.useFileWriter { data, url in
+        if data.first == UInt8(ascii: "{") { indexWrites.increment() }
+        try data.write(to: url)
+      }
+      for index in 0..<200 { try await cache.store(bytes(8, 3), forKey: "k\(index)") }
+      let batches = 200 / DiskCache.storesPerIndexWrite
+      #expect(
+        indexWrites.value <= batches + 1,
+        "200 stores wrote the index \(indexWrites.value) times: rewriting it on every store is O(n) per write; write it every \(DiskCache.storesPerIndexWrite) stores")
+      try await cache.flush()
+      let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      #expect(await reopened.count == 200, "after flush() the index must know all 200 entries, knew \(await reopened.count)")
+    }
+  }
+
   @Test("a write that fails half-way leaves the previous value intact")
   func writesAreAtomic() async throws {
     try await withTemporaryDirectory("disk") { directory in
@@ -124,12 +145,14 @@ struct Exercise4_DiskCacheTests {
     try await withTemporaryDirectory("disk") { directory in
       let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
       try await cache.store(bytes(10), forKey: "a")
+      try await cache.flush()
       await cache.useFileWriter { data, url in
         guard data.count != 3 else { return try data.write(to: url) }  // entry files get through
         try data.prefix(data.count / 2).write(to: url)  // the index write is cut off
         throw CocoaError(.fileWriteUnknown)
       }
       try? await cache.store(bytes(3), forKey: "b")
+      try? await cache.flush()
       let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
       #expect(await !reopened.rebuiltIndex, "the previous index must still parse: write the index to a temporary file and rename it")
       #expect(await reopened.data(forKey: "a") == bytes(10), "the entry from the previous index must still be there")
@@ -142,6 +165,7 @@ struct Exercise4_DiskCacheTests {
       let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
       try await cache.store(bytes(10, 1), forKey: "a")
       try await cache.store(bytes(20, 2), forKey: "b")
+      try await cache.flush()
       let index = directory.file(DiskCache.indexFileName)
       switch damage {
       case "garbage": try Data([0xFF, 0x00, 0x7B, 0x22]).write(to: index)
@@ -161,6 +185,7 @@ struct Exercise4_DiskCacheTests {
     try await withTemporaryDirectory("disk") { directory in
       let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
       try await cache.store(bytes(10), forKey: "a")
+      try await cache.flush()
       try Data("left over".utf8).write(to: directory.file(".tmp-123"))
       try Data("junk".utf8).write(to: directory.file("notes.txt"))
       try bytes(5).write(to: directory.file(SHA256.fileName(forKey: "never stored")))
