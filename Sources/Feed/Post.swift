@@ -1,44 +1,11 @@
 import Foundation
+import Networking
 
-/// One post of the feed, as the practice server sends it and as the device persists it.
+/// A post of the feed: chapter 3's `Post`, as the API and the practice server define it.
 ///
 /// Posts are identified by `id` alone: the same post fetched twice (a page boundary that moved,
 /// a refresh) is one post, and the newer copy wins.
-public struct Post: Codable, Hashable, Sendable, Identifiable {
-  public var id: String
-  public var author: String
-  public var text: String
-  public var createdAt: Date
-  public var likeCount: Int
-  public var likedByMe: Bool
-  public var commentCount: Int
-  /// The image shown in the cell, if the post has one.
-  public var imageURL: URL?
-
-  public init(
-    id: String, author: String, text: String, createdAt: Date, likeCount: Int = 0, likedByMe: Bool = false,
-    commentCount: Int = 0, imageURL: URL? = nil
-  ) {
-    self.id = id
-    self.author = author
-    self.text = text
-    self.createdAt = createdAt
-    self.likeCount = likeCount
-    self.likedByMe = likedByMe
-    self.commentCount = commentCount
-    self.imageURL = imageURL
-  }
-
-  /// The server's snake_case names, used on disk too, so a saved feed reads like an API page.
-  enum CodingKeys: String, CodingKey {
-    case id, author, text
-    case createdAt = "created_at"
-    case likeCount = "like_count"
-    case likedByMe = "liked_by_me"
-    case commentCount = "comment_count"
-    case imageURL = "image_url"
-  }
-}
+public typealias Post = Networking.Post
 
 /// A comment the server accepted.
 public struct Comment: Codable, Hashable, Sendable, Identifiable {
@@ -52,9 +19,10 @@ public struct Comment: Codable, Hashable, Sendable, Identifiable {
     self.text = text
   }
 
+  /// `post_id` on the wire, after the API decoder's snake_case conversion.
   enum CodingKeys: String, CodingKey {
     case id, text
-    case postID = "post_id"
+    case postID = "postId"
   }
 }
 
@@ -68,10 +36,5 @@ public struct FeedPage: Codable, Equatable, Sendable {
   public init(posts: [Post], nextCursor: String?) {
     self.posts = posts
     self.nextCursor = nextCursor
-  }
-
-  enum CodingKeys: String, CodingKey {
-    case posts
-    case nextCursor = "next_cursor"
   }
 }

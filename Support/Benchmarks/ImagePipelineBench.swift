@@ -67,7 +67,7 @@
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
       }
-      let plain = await bench.median {
+      let plain = bench.median {
         let directory = freshDirectory()
         for index in 0..<count {
           try? payload.write(to: directory.appendingPathComponent("\(index)"), options: .atomic)

@@ -38,7 +38,7 @@ import WorkbookTesting
           ids.count == server.configuration.postCount, "every one of the server's \(server.configuration.postCount) posts should be loaded, got \(ids.count)")
         #expect(Set(ids).count == ids.count, "no post should be loaded twice")
         #expect(pages == server.configuration.postCount / 20, "200 posts in pages of 20 is 10 pages, then no next cursor; took \(pages)")
-        #expect(await repository.posts.first?.imageURL != nil, "the server's posts carry image URLs")
+        #expect(await repository.posts.first?.imageUrl != nil, "the server's posts carry image URLs")
       }
     }
 

@@ -42,7 +42,7 @@ struct Exercise3_FeedImagesTests {
   static func posts(_ count: Int, withoutImage: Set<Int> = []) -> [Post] {
     (0..<count).map { number in
       var post = ScriptedFeedAPI.post(number)
-      if withoutImage.contains(number) { post.imageURL = nil }
+      if withoutImage.contains(number) { post.imageUrl = nil }
       return post
     }
   }
@@ -61,7 +61,7 @@ struct Exercise3_FeedImagesTests {
     let images = FeedImages(loader: ImageLoader(fetch: server.fetch(), diskCache: nil), lookahead: 5)
     let posts = Self.posts(30)
     await images.visibleRowsChanged(0..<3, of: posts)
-    let expected = posts[3..<8].compactMap(\.imageURL)
+    let expected = posts[3..<8].compactMap(\.imageUrl)
     #expect(await images.prefetching == expected, "rows 0–2 are visible: the next 5 posts (3–7) should be prefetched, nearest first")
     let done = await eventually { Set(server.urls) == Set(expected) }
     #expect(done, "the images of posts 3–7 should be fetched, and nothing else; fetched \(server.urls.map(\.lastPathComponent))")
@@ -100,7 +100,7 @@ struct Exercise3_FeedImagesTests {
     let cancelled = await eventually { server.cancellations.value == 2 }
     #expect(cancelled, "the 2 running prefetches of rows 3–7 are no longer ahead: both should be cancelled, saw \(server.cancellations.value)")
     #expect(
-      await images.prefetching == posts[53..<58].compactMap(\.imageURL),
+      await images.prefetching == posts[53..<58].compactMap(\.imageUrl),
       "after the fling, the window should be rows 53–57")
     #expect(await images.prefetcher.pendingCount <= 3, "the old window's queued prefetches must be dropped, not left in the queue")
     await images.prefetcher.stop()

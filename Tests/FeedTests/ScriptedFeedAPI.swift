@@ -33,7 +33,7 @@ final class ScriptedFeedAPI: FeedAPI {
     Post(
       id: "p\(number)", author: "author\(number % 7)", text: "post number \(number)",
       createdAt: Date(timeIntervalSince1970: 1_800_000_000 - Double(number) * 60), likeCount: number % 5,
-      imageURL: URL(string: "https://images.example/p\(number).png"))
+      imageUrl: URL(string: "https://images.example/p\(number).png"))
   }
 
   var pageRequests: [String?] { state.withLock { $0.pageRequests } }

@@ -50,6 +50,7 @@ struct Exercise7_ImagePrefetcherTests {
 
   /// Waits for `count` fetches to sleep on the network clock, giving up if the prefetcher has
   /// nothing running or queued (as the starter never has).
+  @discardableResult
   func waitForFetches(_ count: Int, _ network: Network, _ prefetcher: ImagePrefetcher) async -> Bool {
     await eventually(giveUp: {
       let (running, pending) = (await prefetcher.runningCount, await prefetcher.pendingCount)

@@ -29,7 +29,7 @@ public actor FeedImages {
 
   /// The image of a visible post (memory, then disk, then the network); nil if it has none.
   public func image(for post: Post) async throws -> DecodedImage? {
-    guard let url = post.imageURL else { return nil }
+    guard let url = post.imageUrl else { return nil }
     return try await loader.image(for: url)
   }
 
@@ -38,7 +38,7 @@ public actor FeedImages {
   public func visibleRowsChanged(_ visible: Range<Int>, of posts: [Post]) async {
     let start = min(max(visible.upperBound, 0), posts.count)
     let end = min(start + lookahead, posts.count)
-    let wanted = posts[start..<end].compactMap(\.imageURL)
+    let wanted = posts[start..<end].compactMap(\.imageUrl)
     let wantedSet = Set(wanted)
     let stale = prefetching.filter { !wantedSet.contains($0) }
     if !stale.isEmpty { await prefetcher.cancelPrefetching(stale) }

@@ -59,9 +59,12 @@ public final class FeedViewModel {
     }
     await feed.restoreSaved()
     let saved = await feed.posts
+    let savedStatus = await feed.status
+    // Posts and status change together, in one main-actor turn, so the screen never shows one
+    // without the other.
     if state.isLoading && !saved.isEmpty {
       state = .loading(previous: saved)
-      status = await feed.status
+      status = savedStatus
     }
     await finish(await network.value)
   }

@@ -47,15 +47,6 @@ enum FeedEndpoint: TargetType {
   }
 }
 
-/// The token refresh call; it is sent without the token interceptor, so it is never intercepted.
-struct RefreshCall: APIRequest {
-  typealias Response = AuthToken
-  var refreshToken: String
-  var method: HTTPMethod { .post }
-  var path: String { "/auth/refresh" }
-  var body: RequestBody? { .json(["refresh_token": refreshToken]) }
-}
-
 /// `FeedAPI` over chapter 3's `NetworkManager`: retries, token refresh and plugins included.
 public struct LiveFeedAPI<C: Clock>: FeedAPI where C.Duration == Duration {
   public let client: NetworkManager<C>
@@ -73,8 +64,10 @@ public struct LiveFeedAPI<C: Clock>: FeedAPI where C.Duration == Duration {
   ) -> LiveFeedAPI {
     let builder = RequestBuilder(baseURL: apiURL)
     let tokens = TokenStore(token: token) { refreshToken in
+      // The refresh goes through a client without the token store, so it is never intercepted.
       let plain = NetworkManager(session: session, builder: builder, retryPolicy: .never, clock: ContinuousClock())
-      return try await plain.send(RefreshCall(refreshToken: refreshToken))
+      let response = try await plain.response(for: API.refresh(refreshToken: refreshToken))
+      return try NetworkError.decode(AuthToken.self, from: response.data, using: JSONCoding.decoder())
     }
     return LiveFeedAPI(
       client: NetworkManager(
@@ -93,16 +86,9 @@ public struct LiveFeedAPI<C: Clock>: FeedAPI where C.Duration == Duration {
     try await decode(Comment.self, .comment(postID: postID, text: text, idempotencyKey: idempotencyKey), priority: .normal)
   }
 
-  /// Posts use explicit snake_case keys (they are saved to disk with the same names), so they are
-  /// decoded here rather than with the client's key-converting decoder.
+  /// Decodes with the API's conventions (snake_case keys, ISO-8601 dates).
   private func decode<T: Decodable>(_ type: T.Type, _ endpoint: FeedEndpoint, priority: RequestPriority) async throws -> T {
     let response = try await client.response(for: endpoint, priority: priority)
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    do {
-      return try decoder.decode(T.self, from: response.data)
-    } catch {
-      throw NetworkError.decoding(String(describing: error))
-    }
+    return try NetworkError.decode(T.self, from: response.data, using: JSONCoding.decoder())
   }
 }

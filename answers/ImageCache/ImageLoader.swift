@@ -15,14 +15,14 @@ import Workbook
 public enum LoadPolicy: Sendable, Hashable, CaseIterable {
   /// Memory, then fresh disk, then network. The default for feeds.
   case cacheFirst
-  /// Network first; when the network fails (offline, timeout), any cached copy, even expired.
-  case networkFirst
-  /// Memory or fresh disk only; a miss is `ImageLoaderError.notCached`, never a request.
-  case cacheOnly
-  /// Always the network (the result is still cached for later).
-  case networkOnly
   /// A cached copy at once, even expired; an expired one is refreshed once in the background.
   case staleWhileRevalidate
+  /// Memory or fresh disk only; a miss is `ImageLoaderError.notCached`, never a request.
+  case cacheOnly
+  /// Network first; when the network fails (offline, timeout), any cached copy, even expired.
+  case networkFirst
+  /// Always the network (the result is still cached for later).
+  case networkOnly
 }
 
 /// Why an image could not be loaded.
