@@ -58,26 +58,26 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     case didEnterBackground
   }
 
-  private struct Node {
-    var key: Key
-    var value: Value
-    var cost: Int
-    var expiry: Duration?
-    var previous: Int?
-    var next: Int?
-  }
-
-  /// The linked list lives in an array; `previous`/`next` are indices into it. Freed slots are
-  /// reused, so a long-running cache does not grow the array.
+  /// The linked list lives in parallel arrays indexed by slot: the links and costs are plain
+  /// `Int` arrays, so moving an entry to the front touches a few integers and never copies a key
+  /// or a value. Freed slots are reused, so a long-running cache does not grow the arrays.
   private struct State {
     var index: [Key: Int] = [:]
-    var nodes: [Node?] = []
+    var keys: [Key?] = []
+    var values: [Value?] = []
+    var costs: [Int] = []
+    var expiries: [Duration?] = []
+    /// Neighbours in recency order; `none` marks an end of the list or a free slot.
+    var previous: [Int] = []
+    var next: [Int] = []
     var free: [Int] = []
-    var head: Int?  // most recently used
-    var tail: Int?  // least recently used
+    var head = none  // most recently used
+    var tail = none  // least recently used
     var totalCost = 0
     var statistics = Statistics()
   }
+
+  private static var none: Int { -1 }
 
   public let configuration: Configuration
   private let cost: @Sendable (Value) -> Int
@@ -105,18 +105,18 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   public func value(forKey key: Key) -> Value? {
     let time = configuration.ttl == nil ? nil : now()
     return state.withLock { state in
-      guard let slot = state.index[key], let node = state.nodes[slot] else {
+      guard let slot = state.index[key] else {
         state.statistics.misses += 1
         return nil
       }
-      if let expiry = node.expiry, let time, time >= expiry {
+      if let expiry = state.expiries[slot], let time, time >= expiry {
         Self.remove(slot: slot, from: &state)
         state.statistics.misses += 1
         return nil
       }
       Self.moveToFront(slot, in: &state)
       state.statistics.hits += 1
-      return node.value
+      return state.values[slot]
     }
   }
 
@@ -136,18 +136,23 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
       guard Double(valueCost) <= Double(limit.costLimit) * limit.maximumEntryFraction, limit.countLimit > 0 else {
         return false
       }
-      let node = Node(key: key, value: value, cost: valueCost, expiry: expiry, previous: nil, next: state.head)
       let slot: Int
       if let reused = state.free.popLast() {
         slot = reused
-        state.nodes[slot] = node
+        state.keys[slot] = key
+        state.values[slot] = value
+        state.costs[slot] = valueCost
+        state.expiries[slot] = expiry
       } else {
-        slot = state.nodes.count
-        state.nodes.append(node)
+        slot = state.keys.count
+        state.keys.append(key)
+        state.values.append(value)
+        state.costs.append(valueCost)
+        state.expiries.append(expiry)
+        state.previous.append(Self.none)
+        state.next.append(Self.none)
       }
-      if let head = state.head { state.nodes[head]?.previous = slot }
-      state.head = slot
-      if state.tail == nil { state.tail = slot }
+      Self.linkAtFront(slot, in: &state)
       state.index[key] = slot
       state.totalCost += valueCost
       Self.evict(in: &state, costLimit: limit.costLimit, countLimit: limit.countLimit)
@@ -199,10 +204,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   public var keysByRecency: [Key] {
     state.withLock { state in
       var keys: [Key] = []
-      var cursor = state.head
-      while let slot = cursor, let node = state.nodes[slot] {
-        keys.append(node.key)
-        cursor = node.next
+      var slot = state.head
+      while slot != Self.none {
+        if let key = state.keys[slot] { keys.append(key) }
+        slot = state.next[slot]
       }
       return keys
     }
@@ -211,36 +216,44 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   // MARK: - List surgery (always called inside the lock)
 
   private static func unlink(_ slot: Int, in state: inout State) {
-    guard let node = state.nodes[slot] else { return }
-    if let previous = node.previous { state.nodes[previous]?.next = node.next } else { state.head = node.next }
-    if let next = node.next { state.nodes[next]?.previous = node.previous } else { state.tail = node.previous }
-    state.nodes[slot]?.previous = nil
-    state.nodes[slot]?.next = nil
+    let previous = state.previous[slot]
+    let next = state.next[slot]
+    if previous != none { state.next[previous] = next } else { state.head = next }
+    if next != none { state.previous[next] = previous } else { state.tail = previous }
+    state.previous[slot] = none
+    state.next[slot] = none
+  }
+
+  private static func linkAtFront(_ slot: Int, in state: inout State) {
+    state.previous[slot] = none
+    state.next[slot] = state.head
+    if state.head != none { state.previous[state.head] = slot }
+    state.head = slot
+    if state.tail == none { state.tail = slot }
   }
 
   private static func moveToFront(_ slot: Int, in state: inout State) {
     guard state.head != slot else { return }
     unlink(slot, in: &state)
-    state.nodes[slot]?.next = state.head
-    if let head = state.head { state.nodes[head]?.previous = slot }
-    state.head = slot
-    if state.tail == nil { state.tail = slot }
+    linkAtFront(slot, in: &state)
   }
 
   @discardableResult
   private static func remove(slot: Int, from state: inout State) -> Value? {
-    guard let node = state.nodes[slot] else { return nil }
+    guard let key = state.keys[slot] else { return nil }
     unlink(slot, in: &state)
-    state.nodes[slot] = nil
+    let value = state.values[slot]
+    state.keys[slot] = nil
+    state.values[slot] = nil
     state.free.append(slot)
-    state.index[node.key] = nil
-    state.totalCost -= node.cost
-    return node.value
+    state.index[key] = nil
+    state.totalCost -= state.costs[slot]
+    return value
   }
 
   private static func evict(in state: inout State, costLimit: Int, countLimit: Int) {
-    while state.totalCost > costLimit || state.index.count > countLimit, let tail = state.tail {
-      remove(slot: tail, from: &state)
+    while state.totalCost > costLimit || state.index.count > countLimit, state.tail != none {
+      remove(slot: state.tail, from: &state)
       state.statistics.evictions += 1
     }
   }
