@@ -36,6 +36,7 @@ struct Exercise5_RequestCoalescerTests {
       return 42
     }
     #expect(await coalescer.waiterCount(for: "avatar") == 1_000, "all 1,000 callers should be waiting on one flight")
+    await clock.waitForSleepers(1)  // the shared operation must be asleep before time moves
     clock.advance(by: .seconds(1))
     for task in tasks {
       #expect(try await task.value == 42, "every caller gets the one result")
@@ -64,6 +65,7 @@ struct Exercise5_RequestCoalescerTests {
     }
     await eventually { await coalescer.waiterCount(for: "avatar") == 2 }
     #expect(await coalescer.waiterCount(for: "avatar") == 2, "two callers are still waiting")
+    await clock.waitForSleepers(1)  // the shared operation must be asleep before time moves
     clock.advance(by: .seconds(1))
     #expect(try await tasks[1].value == 7, "a caller that did not cancel must still get the image")
     #expect(try await tasks[2].value == 7, "a caller that did not cancel must still get the image")
@@ -134,6 +136,7 @@ struct Exercise5_RequestCoalescerTests {
       try await clock.sleep(for: .seconds(1))
       throw Offline()
     }
+    await clock.waitForSleepers(1)  // the shared operation must be asleep before time moves
     clock.advance(by: .seconds(1))
     for task in tasks {
       await #expect(throws: Offline.self, "every waiter gets the operation's error") { try await task.value }
@@ -154,6 +157,7 @@ struct Exercise5_RequestCoalescerTests {
     }
     let fast = try await coalescer.value(for: "fast") { 2 }
     #expect(fast == 2, "a slow key must not hold up another key")
+    await clock.waitForSleepers(1)
     clock.advance(by: .seconds(10))
     #expect(try await slow[0].value == 1)
   }
