@@ -60,6 +60,7 @@ struct Exercise7_NetworkManagerTests {
       guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
       clock.advance(by: .seconds(10))
     }
+    await release(clock, until: done)
     let health = try? await task.value
     #expect(health == Health(status: "ok"), "two 503s and then a 200: the manager should retry and succeed")
     #expect(calls.value == 3, "3 attempts expected, saw \(calls.value)")
@@ -159,6 +160,7 @@ struct Exercise7_NetworkManagerTests {
         guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
         clock.advance(by: .seconds(1))
       }
+      await release(clock, until: done)
       let page = try? await task.value
       #expect(page?.items.count == 5, "after two 503s the third attempt should return the first 5 posts")
       #expect(clock.sleepHistory == [.seconds(1), .seconds(1)], "Retry-After: 1 should be honoured: \(clock.sleepHistory)")
@@ -191,5 +193,15 @@ struct Exercise7_NetworkManagerTests {
     var method: HTTPMethod { .post }
     var path: String { "/auth/refresh" }
     var body: RequestBody? { .json(["refresh_token": refreshToken]) }
+  }
+
+  /// A client that waits longer or more often than it should would sleep on the clock forever:
+  /// keep waking whatever sleeps, for about two seconds, so the test ends and reports the mistake
+  /// (the waits it asked for stay in `sleepHistory`).
+  func release(_ clock: ManualClock, until done: Counter) async {
+    for _ in 0..<2_000 where done.value == 0 {
+      if clock.sleepers > 0 { clock.advance(by: .seconds(3_600)) }
+      try? await Task.sleep(nanoseconds: 1_000_000)
+    }
   }
 }
