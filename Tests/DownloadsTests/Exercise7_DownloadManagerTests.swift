@@ -26,7 +26,7 @@ struct Exercise7_DownloadManagerTests {
     -> [Task<URL, any Error>]
   {
     let tasks = (0..<count).map { _ in Task { try await manager.download(url) } }
-    let joined = await eventually(within: 5) { await manager.joiners(of: url) == count && clock.sleepers == 1 }
+    let joined = await eventually(within: .seconds(5)) { await manager.joiners(of: url) == count && clock.sleepers == 1 }
     if !joined {
       // Never wait here for tasks that may be held on the clock: release and cancel them.
       for task in tasks { task.cancel() }

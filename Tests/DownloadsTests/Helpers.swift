@@ -4,25 +4,6 @@ import WorkbookTesting
 
 @testable import Downloads
 
-/// Waits until `condition` holds, checking between yields and 1 ms naps, for at most `seconds`
-/// of real time. This waits for the code under test to reach a state, never for a timer: the
-/// answers get there in microseconds, unfinished code makes the test fail after the limit.
-@discardableResult
-func eventually(within seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
-  var attempt = 0
-  while ContinuousClock.now < deadline {
-    if await condition() { return true }
-    attempt += 1
-    if attempt < 200 {
-      await Task.yield()
-    } else {
-      try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-  }
-  return await condition()
-}
-
 /// Counts how many pieces of work run at once, and the most that ever did.
 final class Concurrency: Sendable {
   private let state = Mutex((now: 0, peak: 0, started: [String]()))

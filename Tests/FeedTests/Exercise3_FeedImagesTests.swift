@@ -47,15 +47,6 @@ struct Exercise3_FeedImagesTests {
     }
   }
 
-  /// Yields until `condition` holds or about two seconds have passed.
-  func eventually(_ condition: () async -> Bool) async -> Bool {
-    for attempt in 0..<2_000 {
-      if await condition() { return true }
-      if attempt < 500 { await Task.yield() } else { try? await Task.sleep(nanoseconds: 1_000_000) }
-    }
-    return await condition()
-  }
-
   @Test func prefetchesTheNextPostsNearestFirst() async throws {
     let server = ImageServer()
     let images = FeedImages(loader: ImageLoader(fetch: server.fetch(), diskCache: nil), lookahead: 5)
@@ -63,7 +54,7 @@ struct Exercise3_FeedImagesTests {
     await images.visibleRowsChanged(0..<3, of: posts)
     let expected = posts[3..<8].compactMap(\.imageUrl)
     #expect(await images.prefetching == expected, "rows 0–2 are visible: the next 5 posts (3–7) should be prefetched, nearest first")
-    let done = await eventually { Set(server.urls) == Set(expected) }
+    let done = await eventually(within: .seconds(2)) { Set(server.urls) == Set(expected) }
     #expect(done, "the images of posts 3–7 should be fetched, and nothing else; fetched \(server.urls.map(\.lastPathComponent))")
   }
 
@@ -93,11 +84,11 @@ struct Exercise3_FeedImagesTests {
     let images = FeedImages(loader: ImageLoader(fetch: server.fetch(), diskCache: nil), lookahead: 5, maxConcurrentPrefetches: 2)
     let posts = Self.posts(100)
     await images.visibleRowsChanged(0..<3, of: posts)
-    _ = await eventually { clock.sleepers >= 2 }
+    _ = await eventually(within: .seconds(2)) { clock.sleepers >= 2 }
     #expect(await images.prefetcher.runningCount == 2, "prefetches run at most 2 at a time")
     // A fling: rows 50–52 are now visible.
     await images.visibleRowsChanged(50..<53, of: posts)
-    let cancelled = await eventually { server.cancellations.value == 2 }
+    let cancelled = await eventually(within: .seconds(2)) { server.cancellations.value == 2 }
     #expect(cancelled, "the 2 running prefetches of rows 3–7 are no longer ahead: both should be cancelled, saw \(server.cancellations.value)")
     #expect(
       await images.prefetching == posts[53..<58].compactMap(\.imageUrl),

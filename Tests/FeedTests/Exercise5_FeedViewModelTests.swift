@@ -19,15 +19,6 @@ struct Exercise5_FeedViewModelTests {
       feed: OfflineFeed(repository: repository, persistence: disk), actions: FeedActions(api: api, repository: repository))
   }
 
-  /// Yields until `condition` holds or about two seconds have passed.
-  func eventually(_ condition: () -> Bool) async -> Bool {
-    for attempt in 0..<2_000 {
-      if condition() { return true }
-      if attempt < 500 { await Task.yield() } else { try? await Task.sleep(nanoseconds: 1_000_000) }
-    }
-    return condition()
-  }
-
   @Test func launchGoesFromSavedPostsToTheFirstPage() async throws {
     let directory = try TemporaryDirectory("feed")
     defer { directory.remove() }
@@ -37,7 +28,7 @@ struct Exercise5_FeedViewModelTests {
     let model = try await model(api, saved: saved, directory: directory)
     #expect(model.state == .idle, "before it appears, the screen is idle")
     let appear = Task { await model.onAppear() }
-    let showedSaved = await eventually { model.state == .loading(previous: saved) }
+    let showedSaved = await eventually(within: .seconds(2)) { model.state == .loading(previous: saved) }
     #expect(
       showedSaved,
       "while the network is slow the saved posts should be on screen, still loading; state is \(model.state)")

@@ -87,16 +87,6 @@ func failure<T>(of task: Task<T, any Error>) async -> NetworkError? {
   }
 }
 
-/// Polls (in real time, a millisecond at a time, at most ~5 s) until `condition` holds: for
-/// waiting on a real server, never for a backoff.
-func eventually(_ condition: () -> Bool) async -> Bool {
-  for _ in 0..<5_000 {
-    if condition() { return true }
-    try? await Task.sleep(nanoseconds: 1_000_000)
-  }
-  return condition()
-}
-
 /// The header that routes a request to its stub session's handler. On Linux, URLSession adds a
 /// configuration's extra headers only after it chose the protocol, so requests of a stub
 /// session carry the header themselves.
