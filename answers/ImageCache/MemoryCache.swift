@@ -58,23 +58,32 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     case didEnterBackground
   }
 
-  /// The linked list lives in parallel arrays indexed by slot: the links and costs are plain
-  /// `Int` arrays, so moving an entry to the front touches a few integers and never copies a key
-  /// or a value. Freed slots are reused, so a long-running cache does not grow the arrays.
+  /// Entries and links live in two arrays indexed by slot. Moving an entry to the front rewrites
+  /// a few `Link`s (two integers each, four to a cache line) and never copies a key or a value.
+  /// Freed slots are reused, so a long-running cache does not grow the arrays.
   private struct State {
     var index: [Key: Int] = [:]
-    var keys: [Key?] = []
-    var values: [Value?] = []
-    var costs: [Int] = []
-    var expiries: [Duration?] = []
-    /// Neighbours in recency order; `none` marks an end of the list or a free slot.
-    var previous: [Int] = []
-    var next: [Int] = []
+    /// nil marks a free slot, so a removed value is released at once.
+    var entries: [Entry?] = []
+    var links: [Link] = []
     var free: [Int] = []
     var head = none  // most recently used
     var tail = none  // least recently used
     var totalCost = 0
     var statistics = Statistics()
+  }
+
+  private struct Entry {
+    let key: Key
+    let value: Value
+    let cost: Int
+    let expiry: Duration?
+  }
+
+  /// Neighbours in recency order; `none` marks an end of the list.
+  private struct Link {
+    var previous: Int
+    var next: Int
   }
 
   private static var none: Int { -1 }
@@ -109,14 +118,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         state.statistics.misses += 1
         return nil
       }
-      if let expiry = state.expiries[slot], let time, time >= expiry {
+      if let time, let expiry = state.entries[slot]?.expiry, time >= expiry {
         Self.remove(slot: slot, from: &state)
         state.statistics.misses += 1
         return nil
       }
       Self.moveToFront(slot, in: &state)
       state.statistics.hits += 1
-      return state.values[slot]
+      return state.entries[slot]?.value
     }
   }
 
@@ -132,28 +141,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     let expiry = configuration.ttl.map { now() + $0 }
     let limit = configuration
     return state.withLock { state in
-      if let slot = state.index[key] { Self.remove(slot: slot, from: &state) }
       guard Double(valueCost) <= Double(limit.costLimit) * limit.maximumEntryFraction, limit.countLimit > 0 else {
+        if let slot = state.index[key] { Self.remove(slot: slot, from: &state) }
         return false
       }
-      let slot: Int
-      if let reused = state.free.popLast() {
-        slot = reused
-        state.keys[slot] = key
-        state.values[slot] = value
-        state.costs[slot] = valueCost
-        state.expiries[slot] = expiry
-      } else {
-        slot = state.keys.count
-        state.keys.append(key)
-        state.values.append(value)
-        state.costs.append(valueCost)
-        state.expiries.append(expiry)
-        state.previous.append(Self.none)
-        state.next.append(Self.none)
-      }
+      let slot = Self.occupy(Entry(key: key, value: value, cost: valueCost, expiry: expiry), in: &state)
+      // One probe of the hash table stores the new slot and hands back the replaced one, if any.
+      if let replaced = state.index.updateValue(slot, forKey: key) { Self.release(replaced, in: &state) }
       Self.linkAtFront(slot, in: &state)
-      state.index[key] = slot
       state.totalCost += valueCost
       Self.evict(in: &state, costLimit: limit.costLimit, countLimit: limit.countLimit)
       return true
@@ -206,8 +201,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
       var keys: [Key] = []
       var slot = state.head
       while slot != Self.none {
-        if let key = state.keys[slot] { keys.append(key) }
-        slot = state.next[slot]
+        if let key = state.entries[slot]?.key { keys.append(key) }
+        slot = state.links[slot].next
       }
       return keys
     }
@@ -215,21 +210,27 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
   // MARK: - List surgery (always called inside the lock)
 
+  /// Puts `entry` in a free slot, or a new one, and returns the slot; the caller links it.
+  private static func occupy(_ entry: Entry, in state: inout State) -> Int {
+    if let slot = state.free.popLast() {
+      state.entries[slot] = entry
+      return slot
+    }
+    state.entries.append(entry)
+    state.links.append(Link(previous: none, next: none))
+    return state.entries.count - 1
+  }
+
   private static func unlink(_ slot: Int, in state: inout State) {
-    let previous = state.previous[slot]
-    let next = state.next[slot]
-    if previous != none { state.next[previous] = next } else { state.head = next }
-    if next != none { state.previous[next] = previous } else { state.tail = previous }
-    state.previous[slot] = none
-    state.next[slot] = none
+    let link = state.links[slot]
+    if link.previous != none { state.links[link.previous].next = link.next } else { state.head = link.next }
+    if link.next != none { state.links[link.next].previous = link.previous } else { state.tail = link.previous }
   }
 
   private static func linkAtFront(_ slot: Int, in state: inout State) {
-    state.previous[slot] = none
-    state.next[slot] = state.head
-    if state.head != none { state.previous[state.head] = slot }
+    state.links[slot] = Link(previous: none, next: state.head)
+    if state.head != none { state.links[state.head].previous = slot } else { state.tail = slot }
     state.head = slot
-    if state.tail == none { state.tail = slot }
   }
 
   private static func moveToFront(_ slot: Int, in state: inout State) {
@@ -238,17 +239,21 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     linkAtFront(slot, in: &state)
   }
 
+  /// Removes the entry in `slot` from the index, the list and the totals.
   @discardableResult
   private static func remove(slot: Int, from state: inout State) -> Value? {
-    guard let key = state.keys[slot] else { return nil }
+    guard let entry = state.entries[slot] else { return nil }
+    state.index[entry.key] = nil
+    release(slot, in: &state)
+    return entry.value
+  }
+
+  /// Unlinks and frees `slot` without touching the index (whose entry is gone or reassigned).
+  private static func release(_ slot: Int, in state: inout State) {
     unlink(slot, in: &state)
-    let value = state.values[slot]
-    state.keys[slot] = nil
-    state.values[slot] = nil
+    state.totalCost -= state.entries[slot]?.cost ?? 0
+    state.entries[slot] = nil
     state.free.append(slot)
-    state.index[key] = nil
-    state.totalCost -= state.costs[slot]
-    return value
   }
 
   private static func evict(in state: inout State, costLimit: Int, countLimit: Int) {
