@@ -36,8 +36,10 @@ public protocol FeedPersistence: Sendable {
 
 /// The feed saved as one JSON file, written atomically.
 ///
-/// Saves keep the newest `maximumPosts` posts (and then continue from the cursor of the last
-/// kept page only if nothing was cut). Load and save are O(n) in the posts kept.
+/// Saves keep the newest `maximumPosts` posts. If that cut any posts, the saved cursor is dropped
+/// (it points after the last post loaded, not after the last post kept), so the next launch
+/// starts from the first page; if nothing was cut, the cursor is kept. Load and save are O(n) in
+/// the posts kept.
 public actor FeedDiskStore: FeedPersistence {
   public let fileURL: URL
   public let maximumPosts: Int

@@ -43,7 +43,9 @@ public actor OfflineFeed {
     get async { await repository.posts }
   }
 
-  /// Shows the saved feed and fetches the first page concurrently; returns when both are done.
+  /// Shows the saved feed and fetches the first page concurrently (`restoreSaved` and `refresh`
+  /// at once); returns when both are done, with the fresh page on screen and saved for the next
+  /// launch.
   ///
   /// Throws only when the network failed; the saved posts (if any) are shown either way.
   public func launch() async throws(FeedError) {
@@ -54,9 +56,13 @@ public actor OfflineFeed {
   public func restoreSaved() async {
   }
 
-  /// Fetches the first page and replaces the posts with it once it has arrived (pull-to-refresh).
+  /// Fetches the first page and replaces the posts with it once it has arrived (pull-to-refresh),
+  /// then saves the feed.
   ///
-  /// Until then, and if it fails, the old posts stay. When offline, the status says so.
+  /// The first page is always fetched with the API's `nil` cursor and applied with the
+  /// repository's `replace(with:)`: the repository's own `loadNextPage()` continues from the
+  /// cursor a restore may have set, which is not the first page. Until the page has arrived, and
+  /// if it fails, the old posts stay. When offline, the status says so.
   public func refresh() async throws(FeedError) {
     throw .failed(reason: NotImplemented("OfflineFeed.refresh").description)
   }

@@ -21,8 +21,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// An entry that costs more than this fraction of `costLimit` is not stored at all: one
     /// huge image must not flush a screenful of small ones.
     public var maximumEntryFraction: Double
-    /// How long an entry stays valid after it was stored, measured on the injected clock;
-    /// nil keeps entries until they are evicted.
+    /// How long an entry stays valid after it was stored, measured on the injected clock: it has
+    /// expired once `ttl` has elapsed (at exactly `ttl`, too). nil keeps entries until evicted.
     public var ttl: Duration?
 
     public init(costLimit: Int, countLimit: Int, maximumEntryFraction: Double = 0.25, ttl: Duration? = nil) {
@@ -37,6 +37,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   public struct Statistics: Sendable, Equatable {
     public var hits = 0
     public var misses = 0
+    /// Entries removed to keep within a limit: by `setValue`, `trim` and backgrounding. Removals
+    /// asked for (`removeValue`, a memory warning) and expired entries are not evictions.
     public var evictions = 0
 
     public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0) {
@@ -123,6 +125,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   public var statistics: Statistics { Statistics() }
 
   /// Whether `key` is stored, without counting a hit or a miss and without touching recency.
+  /// An expired entry still counts until a read finds it expired and removes it.
   public func contains(_ key: Key) -> Bool { false }
 
   /// The keys from most to least recently used. O(n); for tests and debugging.

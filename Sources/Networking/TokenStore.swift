@@ -52,12 +52,18 @@ public actor TokenStore {
   public var current: AuthToken? { token }
 
   /// Replaces the token, after a login (a token) or a logout (nil).
+  ///
+  /// A refresh in flight is abandoned: it belonged to the session that just ended, so its result
+  /// must never overwrite this token (a logout during a refresh would otherwise sign the user
+  /// back in). Its waiters get the new state: the new access token, or `.unauthorized`.
   public func set(_ token: AuthToken?) {
     self.token = token
   }
 
   /// The access token to send now, or nil when signed out. A token that expires within
-  /// `refreshMargin` is refreshed first (joining a refresh already in flight).
+  /// `refreshMargin` is refreshed first (joining a refresh already in flight). A refresh that
+  /// fails with `.unauthorized` signs out (the token becomes nil); any other failure keeps the
+  /// token, so the next call tries again.
   public func validAccessToken() async throws(NetworkError) -> String? {
     token?.accessToken
   }
@@ -65,7 +71,8 @@ public actor TokenStore {
   /// A new access token after the server rejected `rejected` with a 401.
   ///
   /// If the token has changed since `rejected` was sent, somebody refreshed already: the current
-  /// token is returned with no new refresh. Otherwise this starts the refresh, or joins the one in
+  /// token is returned with no new refresh (a request sent with no token, `rejected == nil`,
+  /// counts as changed once there is one). Otherwise this starts the refresh, or joins the one in
   /// flight. Throws `.unauthorized` when signed out or when the refresh token was rejected.
   public func refreshedAccessToken(after rejected: String?) async throws(NetworkError) -> String {
     throw .unauthorized

@@ -8,28 +8,31 @@ import Synchronization
 /// Serves canned responses to a real `URLSession`, so networking code is tested through the
 /// same API it uses in an app, with no server and no network.
 ///
-/// Each session made by `StubURLProtocol.session(_:)` carries its own handler, found through a
-/// header the stub adds to the session's configuration, so tests running in parallel never see
-/// each other's responses. The handler also records every request it was sent.
-public final class StubURLProtocol: URLProtocol {
+/// Each session made by `StubURLProtocol.session(_:)` has its own handler, so tests running in
+/// parallel never see each other's responses. The handler also records every request it was sent.
+///
+/// How a request finds its session's handler: a protocol class is told only the request, and on
+/// Linux a session's extra headers are added below the URLProtocol layer, so nothing in the
+/// request names the session. Instead each session lists its own subclass of this class, and the
+/// handler is found by the class that was instantiated.
+public class StubURLProtocol: URLProtocol {
   /// What a handler answers: a response and body, or an error such as `URLError(.notConnectedToInternet)`.
   public typealias Handler = @Sendable (URLRequest) throws -> (HTTPURLResponse, Data)
 
-  /// The header that names a session's handler. It never reaches the handler's requests.
-  public static let sessionHeader = "X-Workbook-Stub-Session"
-
-  private static let handlers = Mutex<[String: Handler]>([:])
+  private static let handlers = Mutex<[ObjectIdentifier: Handler]>([:])
+  private static let sessionsMade = Mutex(0)
 
   /// A session whose every request is answered by `handler`.
   public static func session(
     configuration: URLSessionConfiguration = .ephemeral, _ handler: @escaping Handler
   ) -> URLSession {
-    let id = UUID().uuidString
-    handlers.withLock { $0[id] = handler }
-    configuration.protocolClasses = [StubURLProtocol.self]
-    var headers = configuration.httpAdditionalHeaders ?? [:]
-    headers[sessionHeader] = id
-    configuration.httpAdditionalHeaders = headers
+    let number = sessionsMade.withLock { count in
+      count += 1
+      return count
+    }
+    let protocolClass = SessionProtocol.make(number)
+    handlers.withLock { $0[ObjectIdentifier(protocolClass)] = handler }
+    configuration.protocolClasses = [protocolClass]
     return URLSession(configuration: configuration)
   }
 
@@ -42,9 +45,8 @@ public final class StubURLProtocol: URLProtocol {
       httpVersion: "HTTP/1.1", headerFields: headers)!
   }
 
-  override public class func canInit(with request: URLRequest) -> Bool {
-    request.value(forHTTPHeaderField: sessionHeader) != nil
-  }
+  /// Every request: only stub sessions list a stub class.
+  override public class func canInit(with request: URLRequest) -> Bool { true }
 
   override public class func canonicalRequest(for request: URLRequest) -> URLRequest {
     request
@@ -52,12 +54,11 @@ public final class StubURLProtocol: URLProtocol {
 
   override public func startLoading() {
     var request = self.request
-    let id = request.value(forHTTPHeaderField: Self.sessionHeader) ?? ""
-    request.setValue(nil, forHTTPHeaderField: Self.sessionHeader)
     if request.httpBody == nil, let stream = request.httpBodyStream {
       request.httpBody = Self.read(stream)
     }
-    guard let handler = Self.handlers.withLock({ $0[id] }) else {
+    let protocolClass = ObjectIdentifier(type(of: self))
+    guard let handler = Self.handlers.withLock({ $0[protocolClass] }) else {
       client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
       return
     }
@@ -85,4 +86,29 @@ public final class StubURLProtocol: URLProtocol {
     }
     return data
   }
+}
+
+/// One subclass of `StubURLProtocol` per session. Classes cannot be declared at run time, but a
+/// generic class is a new class for every type argument, so the argument spells the session's
+/// number in binary: session 6 (110) uses `Routed<One<One<Zero<Empty>>>>`.
+private enum SessionProtocol {
+  protocol Bits {}
+  enum Empty: Bits {}
+  enum Zero<Rest: Bits>: Bits {}
+  enum One<Rest: Bits>: Bits {}
+  final class Routed<Number: Bits>: StubURLProtocol {}
+
+  static func make(_ number: Int) -> StubURLProtocol.Type {
+    var spelled: any Bits.Type = Empty.self
+    var rest = number
+    repeat {
+      spelled = rest & 1 == 0 ? appendZero(spelled) : appendOne(spelled)
+      rest >>= 1
+    } while rest > 0
+    return routed(spelled)
+  }
+
+  private static func appendZero<Rest: Bits>(_: Rest.Type) -> any Bits.Type { Zero<Rest>.self }
+  private static func appendOne<Rest: Bits>(_: Rest.Type) -> any Bits.Type { One<Rest>.self }
+  private static func routed<Number: Bits>(_: Number.Type) -> StubURLProtocol.Type { Routed<Number>.self }
 }

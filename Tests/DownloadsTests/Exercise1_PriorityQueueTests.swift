@@ -154,7 +154,21 @@ struct Exercise1_PriorityQueueTests {
             return ea != eb ? ea < eb : model[a].arrival > model[b].arrival
           }
           let got = queue.dequeue()
-          #expect(got == expected.map { model[$0].value }, "seed \(seed), step \(step): dequeue disagrees with the model")
+          if got != expected.map({ model[$0].value }) {
+            func describe(_ value: Int?) -> String {
+              guard let value, let item = model.first(where: { $0.value == value }) else { return String(describing: value) }
+              let waited = clock.now.offset - item.since
+              return "element \(value) (base level \(item.level), waited \(waited) since it was enqueued or its "
+                + "priority changed, so effective level \(effective(item)); arrival number \(item.arrival))"
+            }
+            Issue.record(
+              """
+              seed \(seed), step \(step): dequeue returned \(describe(got)), the model expected \(describe(expected.map { model[$0].value })). \
+              Rules: the highest effective level wins (base level + one per whole 7 s waited, at most high), \
+              then the earliest arrival; changePriority counts as a new arrival and restarts the aging.
+              """)
+            return
+          }
           if let expected { model.remove(at: expected) }
         } else if roll < 9, !model.isEmpty {
           let index = Int(random.next() % UInt64(model.count))

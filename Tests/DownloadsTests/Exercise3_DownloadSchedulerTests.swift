@@ -58,7 +58,8 @@ struct Exercise3_DownloadSchedulerTests {
     await scheduler.submit(priority: .low, job("low", clock: clock, running: running))
     await scheduler.submit(priority: .normal, job("normal", clock: clock, running: running))
     await scheduler.submit(priority: .high, job("high", clock: clock, running: running))
-    #expect(await scheduler.queuedCount == 3, "three jobs wait for the one slot")
+    let waiting = await scheduler.queuedCount
+    #expect(waiting == 3, "three jobs wait for the one slot; got \(waiting)")
     for expected in 2...4 {
       clock.advance(by: .seconds(1))
       let next = await eventually { running.started.count == expected && clock.sleepers == 1 }
@@ -79,16 +80,23 @@ struct Exercise3_DownloadSchedulerTests {
     try #require(await eventually { clock.sleepers == 1 }, "the first job should start at once")
     let second = await scheduler.submit(job("second", clock: clock, running: running))
     let third = await scheduler.submit(job("third", clock: clock, running: running))
-    #expect(await scheduler.state(of: second) == .queued, "the second job waits for the slot")
+    let secondBefore = await scheduler.state(of: second)
+    #expect(secondBefore == .queued, "the second job waits for the slot; got \(String(describing: secondBefore))")
     await scheduler.cancel(second)
-    #expect(await scheduler.state(of: second) == nil, "a cancelled job is forgotten")
-    #expect(await scheduler.state(of: first) == .running, "cancelling a queued job must not touch the running one")
-    #expect(await scheduler.runningCount == 1, "a queued job held no slot, so cancelling it frees none")
-    #expect(await scheduler.state(of: third) == .queued, "the third job still waits: no slot was freed")
+    let secondAfter = await scheduler.state(of: second)
+    #expect(secondAfter == nil, "a cancelled job is forgotten; got \(String(describing: secondAfter))")
+    let firstState = await scheduler.state(of: first)
+    #expect(firstState == .running, "cancelling a queued job must not touch the running one; got \(String(describing: firstState))")
+    let slots = await scheduler.runningCount
+    #expect(slots == 1, "a queued job held no slot, so cancelling it frees none; got \(slots)")
+    let thirdState = await scheduler.state(of: third)
+    #expect(thirdState == .queued, "the third job still waits: no slot was freed; got \(String(describing: thirdState))")
     clock.advance(by: .seconds(1))
     try #require(await eventually { running.started.count == 2 && clock.sleepers == 1 }, "the third job should start next")
     clock.advance(by: .seconds(1))
-    #expect(await eventually { await scheduler.runningCount == 0 }, "everything should be done")
+    let drained = await eventually { await scheduler.runningCount == 0 }
+    let held = await scheduler.runningCount
+    #expect(drained, "every job has finished or been cancelled, so no slot should be held; runningCount is \(held)")
     #expect(running.started == ["first", "third"], "the cancelled job must never run; started \(running.started)")
   }
 
@@ -108,10 +116,13 @@ struct Exercise3_DownloadSchedulerTests {
     await scheduler.cancel(slow)
     let started = await eventually { running.started.contains("next") }
     #expect(started, "the cancelled job's slot must go to the next job at once, not when its work returns")
-    #expect(await scheduler.state(of: slow) == nil, "a cancelled job is forgotten")
+    let slowState = await scheduler.state(of: slow)
+    #expect(slowState == nil, "a cancelled job is forgotten; got \(String(describing: slowState))")
     gate.open()
     clock.advance(by: .seconds(1))
-    #expect(await eventually { await scheduler.runningCount == 0 }, "everything should be done")
+    let drained = await eventually { await scheduler.runningCount == 0 }
+    let held = await scheduler.runningCount
+    #expect(drained, "every job has finished or been cancelled, so no slot should be held; runningCount is \(held)")
     #expect(
       await scheduler.runningCount == 0,
       "the slow job returning after its cancel must not free a second slot or disturb the count")

@@ -81,6 +81,22 @@ struct Exercise1_FeedRepositoryTests {
     #expect(await repository.posts.count == 40, "the retried page should be added")
   }
 
+  @Test("after a refresh, a page fetched for the old feed is fetched again, not reused")
+  func replaceForgetsTheOldPages() async throws {
+    let api = ScriptedFeedAPI(postCount: 60)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    try await repository.loadNextPage()
+    try await repository.loadNextPage()
+    // Pull-to-refresh brings the same first page, whose cursor is again "after:p19".
+    await repository.replace(with: FeedPage(posts: (0..<20).map(ScriptedFeedAPI.post), nextCursor: "after:p19"))
+    let added = try await repository.loadNextPage()
+    #expect(
+      api.pageRequests == [nil, "after:p19", "after:p19"],
+      "after replace(with:), the page after p19 must be requested again (the copy from before the refresh may be stale); got \(api.pageRequests)"
+    )
+    #expect(added.count == 20, "the refetched page's 20 posts are new to the refreshed feed; got \(added.count)")
+  }
+
   @Test func savedPostsNeverReplaceANetworkPage() async throws {
     let api = ScriptedFeedAPI(postCount: 40)
     let repository = FeedRepository(api: api, pageSize: 20)

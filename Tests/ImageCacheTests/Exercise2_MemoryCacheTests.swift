@@ -55,7 +55,7 @@ struct Exercise2_MemoryCacheTests {
     #expect(cache.value(forKey: "b") == nil, "a key never stored is a miss")
     cache.setValue(7, forKey: "a")
     #expect(cache.value(forKey: "a") == 7, "setting a key again replaces its value")
-    #expect(cache.totalCost == 7, "replacing a value must subtract the old cost; total is \(cache.totalCost)")
+    #expect(cache.totalCost == 7, "replacing a value must subtract the old cost: expected a total of 7, got \(cache.totalCost)")
     #expect(cache.removeValue(forKey: "a") == 7, "remove returns the value it removed")
     #expect(cache.value(forKey: "a") == nil && cache.count == 0 && cache.totalCost == 0, "after remove the cache is empty")
     let stats = cache.statistics
@@ -100,7 +100,7 @@ struct Exercise2_MemoryCacheTests {
     #expect(!stored, "26 is more than 25 % of 100: setValue should refuse it and return false")
     #expect(cache.value(forKey: "small") == 20, "refusing a big entry must not evict the small ones")
     #expect(cache.value(forKey: "big") == nil, "the old value of the refused key must not be served as if it were current")
-    #expect(cache.totalCost == 20, "only the small entry is left; total \(cache.totalCost)")
+    #expect(cache.totalCost == 20, "only the small entry (20) is left: expected a total of 20, got \(cache.totalCost)")
   }
 
   @Test("TTL: an entry expires on the injected clock, and an expired read is a miss")
@@ -111,7 +111,9 @@ struct Exercise2_MemoryCacheTests {
     clock.advance(by: .seconds(9))
     #expect(cache.value(forKey: "k") == 1, "9 s after storing, a 10 s TTL has not expired")
     clock.advance(by: .seconds(1))
-    #expect(cache.value(forKey: "k") == nil, "10 s after storing, the entry has expired: measure time on the injected clock")
+    #expect(
+      cache.value(forKey: "k") == nil,
+      "exactly 10 s after storing, a 10 s TTL has expired (the boundary counts as expired: elapsed >= ttl), measured on the injected clock")
     #expect(cache.count == 0, "an expired entry found by a lookup should be removed")
     #expect(cache.statistics.misses == 1, "an expired read counts as a miss")
   }
@@ -122,10 +124,16 @@ struct Exercise2_MemoryCacheTests {
     for key in ["a", "b", "c", "d"] { cache.setValue(20, forKey: key) }
     _ = cache.value(forKey: "a")
     cache.handle(.didEnterBackground)
-    #expect(cache.totalCost <= 50, "backgrounding trims to half the cost limit (50); total \(cache.totalCost)")
+    #expect(cache.totalCost <= 50, "backgrounding trims to half the cost limit: expected a total of at most 50, got \(cache.totalCost)")
     #expect(cache.keysByRecency == ["a", "d"], "trimming removes least recently used first; left \(cache.keysByRecency)")
+    #expect(
+      cache.statistics.evictions == 2,
+      "trimming to fit removed b and c, which counts as 2 evictions; got \(cache.statistics.evictions)")
     cache.handle(.memoryWarning)
     #expect(cache.count == 0 && cache.totalCost == 0, "a memory warning must drop every entry")
+    #expect(
+      cache.statistics.evictions == 2,
+      "a memory warning is a purge the app asked for, not evictions: the count should stay 2, got \(cache.statistics.evictions)")
   }
 
   @Test("model-based: 2,000 random operations × 5 seeds agree with a simple LRU model", arguments: [1, 2, 3, 42, 2_026] as [UInt64])
@@ -149,7 +157,12 @@ struct Exercise2_MemoryCacheTests {
         let value = Int.random(in: 1...35, using: &random)
         let (actual, expected) = (cache.setValue(value, forKey: key), model.set(value, key, cost: value))
         guard actual == expected else {
-          Issue.record("seed \(seed), step \(step): setValue(\(value), forKey: \(key)) returned \(actual), the model says \(expected)")
+          Issue.record(
+            """
+            seed \(seed), step \(step): setValue(\(value), forKey: \(key)) returned \(actual), the model says \(expected) \
+            (cost = the value; cost limit \(costLimit), count limit \(countLimit), maximumEntryFraction 0.3: \
+            a value costing more than 30 is refused, 30 itself is stored)
+            """)
           return
         }
       default:

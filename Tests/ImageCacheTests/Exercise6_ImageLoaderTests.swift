@@ -34,9 +34,7 @@ struct Exercise6_ImageLoaderTests {
       answer.value = (status, body, offline)
     }
 
-    /// A real `URLSession` answered by the stub. The stub finds its handler through a header of
-    /// the session's configuration; swift-corelibs-foundation picks the protocol class before it
-    /// merges those headers into the request, so the fetch copies them onto each request itself.
+    /// A real `URLSession` answered by the stub.
     func fetch() -> ImageFetch {
       let session = StubURLProtocol.session { [requests, answer] request in
         requests.increment()
@@ -44,13 +42,7 @@ struct Exercise6_ImageLoaderTests {
         if current.offline { throw URLError(.notConnectedToInternet) }
         return (StubURLProtocol.response(for: request, status: current.status), current.body)
       }
-      return { url in
-        var request = URLRequest(url: url)
-        for (name, value) in session.configuration.httpAdditionalHeaders ?? [:] {
-          request.setValue("\(value)", forHTTPHeaderField: "\(name)")
-        }
-        return try await session.data(for: request)
-      }
+      return { url in try await session.data(from: url) }
     }
   }
 

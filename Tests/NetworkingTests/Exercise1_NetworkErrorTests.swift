@@ -74,7 +74,7 @@ struct Exercise1_NetworkErrorTests {
     let session = StubURLProtocol.session { _ in throw URLError(.notConnectedToInternet) }
     defer { session.finishTasksAndInvalidate() }
     do {
-      _ = try await session.data(for: stubbed(URLRequest(url: URL(string: "https://api.example.com/v1/feed")!), session))
+      _ = try await session.data(for: URLRequest(url: URL(string: "https://api.example.com/v1/feed")!))
       Issue.record("the stub fails every request")
     } catch {
       #expect(NetworkError(mapping: error) == .offline, "URLSession's 'not connected' error should map to .offline, got \(NetworkError(mapping: error))")

@@ -106,7 +106,7 @@ struct Exercise2_RequestBuilderTests {
     }
     defer { session.finishTasksAndInvalidate() }
     let request = try builder.makeRequest(for: Get<Health>(path: "/health", query: ["v": "a b"]))
-    _ = try await session.data(for: stubbed(request, session))
+    _ = try await session.data(for: request)
     #expect(seen.all.first?.url?.absoluteString == "https://api.example.com/v1/health?v=a%20b", "URLSession should receive the URL as built")
   }
 }

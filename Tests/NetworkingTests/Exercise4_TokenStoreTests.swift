@@ -45,7 +45,7 @@ struct Exercise4_TokenStoreTests {
     clock.advance(by: .seconds(1))
     for task in tasks {
       let token = try? await task.value
-      #expect(token == "new-1", "every waiter should get the one new token, got \(String(describing: token))")
+      #expect(token == "new-1", "every caller of refreshedAccessToken(after: \"old\") should get the one new token, got \(String(describing: token))")
     }
     #expect(refreshes.value == 1, "20 callers saw a 401 at once: exactly one refresh should run, \(refreshes.value) ran")
     #expect(await store.current == Self.token(1), "the new token should be stored")
@@ -79,6 +79,47 @@ struct Exercise4_TokenStoreTests {
     let error = await failure(of: Task { try await store.refreshedAccessToken(after: "old") })
     #expect(error == .unauthorized, "a refresh answered with 401 means the session is over")
     #expect(await store.current == nil, "a dead refresh token should sign the user out")
+  }
+
+  @Test("signing out while a refresh is in flight abandons it: the user stays signed out")
+  func signingOutAbandonsTheRefresh() async throws {
+    let clock = ManualClock()
+    let store = TokenStore(token: old) { _ in
+      try? await clock.sleep(for: .seconds(1))  // a refresh that finishes even when cancelled
+      return Self.token(1)
+    }
+    let tasks = await crowd(store, count: 3, rejected: "old", clock: clock)
+    await store.set(nil)
+    clock.advance(by: .seconds(1))
+    for task in tasks {
+      let error = await failure(of: task)
+      #expect(
+        error == .unauthorized,
+        "the user signed out during the refresh: its waiters should get .unauthorized, got \(String(describing: error))")
+    }
+    let current = await store.current
+    #expect(
+      current == nil,
+      "the refresh belonged to the session that was signed out: its token must not be stored (that signs the user back in); current is \(String(describing: current?.accessToken))"
+    )
+  }
+
+  @Test("signing in while a refresh is in flight: the new session's token wins")
+  func signingInDuringARefresh() async throws {
+    let clock = ManualClock()
+    let store = TokenStore(token: old) { _ in
+      try? await clock.sleep(for: .seconds(1))
+      return Self.token(1)
+    }
+    let tasks = await crowd(store, count: 2, rejected: "old", clock: clock)
+    await store.set(Self.token(9))
+    clock.advance(by: .seconds(1))
+    for task in tasks {
+      let token = try? await task.value
+      #expect(token == "new-9", "a login replaced the token during the refresh: waiters should get it, got \(String(describing: token))")
+    }
+    let current = await store.current
+    #expect(current == Self.token(9), "the refresh must not overwrite the token set meanwhile; current is \(String(describing: current?.accessToken))")
   }
 
   @Test func aTokenAlreadyRefreshedIsNotRefreshedAgain() async throws {

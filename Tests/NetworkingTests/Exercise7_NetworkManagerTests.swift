@@ -19,7 +19,7 @@ struct Exercise7_NetworkManagerTests {
     policy: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none)
   ) -> NetworkManager<ManualClock> {
     NetworkManager(
-      session: session, builder: RequestBuilder(baseURL: base, defaultHeaders: stubHeaders(session)), retryPolicy: policy, tokens: tokens, plugins: plugins,
+      session: session, builder: RequestBuilder(baseURL: base), retryPolicy: policy, tokens: tokens, plugins: plugins,
       clock: clock,
       random: .constant(0))
   }

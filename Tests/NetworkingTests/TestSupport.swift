@@ -86,18 +86,3 @@ func failure<T>(of task: Task<T, any Error>) async -> NetworkError? {
     return NetworkError(mapping: error)
   }
 }
-
-/// The header that routes a request to its stub session's handler. On Linux, URLSession adds a
-/// configuration's extra headers only after it chose the protocol, so requests of a stub
-/// session carry the header themselves.
-func stubHeaders(_ session: URLSession) -> [String: String] {
-  let id = session.configuration.httpAdditionalHeaders?[StubURLProtocol.sessionHeader] as? String ?? ""
-  return [StubURLProtocol.sessionHeader: id]
-}
-
-/// `request` routed to `session`'s stub handler.
-func stubbed(_ request: URLRequest, _ session: URLSession) -> URLRequest {
-  var request = request
-  for (name, value) in stubHeaders(session) { request.setValue(value, forHTTPHeaderField: name) }
-  return request
-}

@@ -4,6 +4,10 @@
 // the highest line, and work that has waited for `agingBound` moves up one line, so a steady
 // stream of high priority work cannot keep low priority work waiting forever. Implement
 // `enqueue`, `dequeue`, `peek`, `remove`, `changePriority` and `priority(of:)`.
+//
+// The queue is `Sendable` when its elements are (the extension at the bottom), so a storage type
+// you nest in it must be as well, under the same condition, for example
+// `extension PriorityQueue.Entry: Sendable where Element: Sendable, C: Sendable {}`.
 import Workbook
 
 /// How urgent a pending download is. Higher raw values run first.

@@ -78,7 +78,7 @@ public final class URLSessionTransport: Transport {
     let stream = ChunkStream(bufferLimit: bufferLimit)
     var urlRequest = Self.urlRequest(for: request)
     // swift-corelibs-foundation adds the configuration's headers below the URLProtocol layer;
-    // set them on the request too, so every protocol (and a test's stub) sees the same request.
+    // set them on the request too, so every protocol sees the request the server will see.
     for (name, value) in session.configuration.httpAdditionalHeaders ?? [:] {
       if let name = name.base as? String, let value = value as? String, urlRequest.value(forHTTPHeaderField: name) == nil {
         urlRequest.setValue(value, forHTTPHeaderField: name)

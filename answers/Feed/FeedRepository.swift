@@ -56,7 +56,9 @@ public actor FeedRepository {
   }
 
   /// Replaces everything with a freshly fetched first page (pull-to-refresh). The cursor
-  /// continues from `page`.
+  /// continues from `page`, and the pages fetched before are forgotten (start a new
+  /// `SingleFlightStore`), so the next `loadNextPage` fetches again instead of reusing a page of
+  /// the old feed.
   public func replace(with page: FeedPage) {
     reset()
     _ = apply(page)

@@ -63,9 +63,9 @@ public struct RetryPolicy: Sendable {
   public enum Jitter: Sendable, Equatable {
     /// Exactly `d`: every client retries in lockstep.
     case none
-    /// `d/2 + random(0...d/2)`: never shorter than half the delay.
+    /// `d/2 + u · d/2` for a draw `u` in `0..<1`: never shorter than half the delay.
     case equal
-    /// `random(0...d)`: spreads retries the most.
+    /// `u · d` for a draw `u` in `0..<1`: spreads retries the most.
     case full
 
     /// Another name for `.none`.
@@ -147,7 +147,7 @@ public struct RetryPolicy: Sendable {
 
   /// A `Retry-After` value as a wait: whole seconds (`"120"`) or an HTTP-date
   /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, measured from `now`; a past date means no wait).
-  /// Nil when the value is neither.
+  /// Nil when the value is neither: a negative or fractional number of seconds is not valid.
   public static func retryAfter(_ value: String, now: Date) -> Duration? {
     let text = value.trimmingCharacters(in: .whitespaces)
     if let seconds = Int(text) { return seconds >= 0 ? .seconds(seconds) : nil }

@@ -33,6 +33,9 @@ public actor TokenStore {
 
   private var token: AuthToken?
   private var refreshTask: Task<AuthToken, any Error>?
+  /// Counts `set` calls: a refresh that finishes in a later generation than it started belongs
+  /// to a session that has ended, and its result is dropped.
+  private var generation = 0
   private let refresh: Refresh
   private let now: @Sendable () -> Date
   /// How long before expiry a token counts as expired, so it does not die on the way.
@@ -52,12 +55,21 @@ public actor TokenStore {
   public var current: AuthToken? { token }
 
   /// Replaces the token, after a login (a token) or a logout (nil).
+  ///
+  /// A refresh in flight is abandoned: it belonged to the session that just ended, so its result
+  /// must never overwrite this token (a logout during a refresh would otherwise sign the user
+  /// back in). Its waiters get the new state: the new access token, or `.unauthorized`.
   public func set(_ token: AuthToken?) {
+    generation += 1
+    refreshTask?.cancel()
+    refreshTask = nil
     self.token = token
   }
 
   /// The access token to send now, or nil when signed out. A token that expires within
-  /// `refreshMargin` is refreshed first (joining a refresh already in flight).
+  /// `refreshMargin` is refreshed first (joining a refresh already in flight). A refresh that
+  /// fails with `.unauthorized` signs out (the token becomes nil); any other failure keeps the
+  /// token, so the next call tries again.
   public func validAccessToken() async throws(NetworkError) -> String? {
     guard let token else { return nil }
     if token.expiresAt.timeIntervalSince(now()) > refreshMargin { return token.accessToken }
@@ -67,7 +79,8 @@ public actor TokenStore {
   /// A new access token after the server rejected `rejected` with a 401.
   ///
   /// If the token has changed since `rejected` was sent, somebody refreshed already: the current
-  /// token is returned with no new refresh. Otherwise this starts the refresh, or joins the one in
+  /// token is returned with no new refresh (a request sent with no token, `rejected == nil`,
+  /// counts as changed once there is one). Otherwise this starts the refresh, or joins the one in
   /// flight. Throws `.unauthorized` when signed out or when the refresh token was rejected.
   public func refreshedAccessToken(after rejected: String?) async throws(NetworkError) -> String {
     guard let token else { throw .unauthorized }
@@ -75,24 +88,42 @@ public actor TokenStore {
     return try await refreshedToken().accessToken
   }
 
-  /// Starts the one refresh or joins it. Every waiter gets its result; a failure is not kept, so
-  /// the next call starts a new refresh.
+  /// Starts the one refresh or joins it. Every waiter gets its result, and the first waiter to
+  /// resume records it; a failure is not kept, so the next call starts a new refresh. If `set`
+  /// ran meanwhile, the result is dropped and waiters get the token that was set.
   private func refreshedToken() async throws(NetworkError) -> AuthToken {
-    if let refreshTask { return try await Self.value(of: refreshTask) }
-    guard let refreshToken = token?.refreshToken else { throw .unauthorized }
-    let refresh = self.refresh
-    let task = Task { try await refresh(refreshToken) }
-    refreshTask = task
+    let started = generation
+    let task: Task<AuthToken, any Error>
+    if let refreshTask {
+      task = refreshTask
+    } else {
+      guard let refreshToken = token?.refreshToken else { throw .unauthorized }
+      let refresh = self.refresh
+      task = Task { try await refresh(refreshToken) }
+      refreshTask = task
+    }
     do {
       let fresh = try await Self.value(of: task)
-      token = fresh
-      refreshTask = nil
+      guard generation == started else { return try tokenSetMeanwhile() }
+      if refreshTask == task {
+        token = fresh
+        refreshTask = nil
+      }
       return fresh
     } catch {
-      refreshTask = nil
-      if error == .unauthorized { token = nil }
+      guard generation == started else { return try tokenSetMeanwhile() }
+      if refreshTask == task {
+        refreshTask = nil
+        if error == .unauthorized { token = nil }
+      }
       throw error
     }
+  }
+
+  /// What a waiter of an abandoned refresh gets: the token `set` stored, or `.unauthorized`.
+  private func tokenSetMeanwhile() throws(NetworkError) -> AuthToken {
+    guard let token else { throw .unauthorized }
+    return token
   }
 
   private static func value(of task: Task<AuthToken, any Error>) async throws(NetworkError) -> AuthToken {

@@ -9,6 +9,8 @@
 // Make delivery serial: one thread delivers at a time, taking pending deliveries oldest first;
 // a write made meanwhile (from a callback, or from another thread) only queues its delivery and
 // returns. Walk the observers by id, looking each one up under the lock, and call it outside.
+// Skip an observer whose `seen` is already at or past the delivery's version (it registered
+// after the change), and give a delivery with `onlyTo` to that one observer only.
 import Synchronization
 
 extension Observable {

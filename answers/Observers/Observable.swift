@@ -6,7 +6,10 @@
 //
 // One lock guards everything: the value, its version, the observers and the pending deliveries.
 // A value must be read under the lock that wrote it, or two writers can both start from the same
-// old value. Closures are never called while the lock is held (exercise 2 does the calling).
+// old value. Closures are never called while the lock is held: each write and each `observe`
+// records its delivery under the lock, then calls `deliverPending()` after releasing it. (The
+// given `deliverPending()` is naive; exercise 2 makes it correct.) A new observer's `seen` starts
+// at the version current when it registers, so it never gets a change made before it existed.
 import Synchronization
 import Workbook
 

@@ -12,7 +12,6 @@ enum GradeCommand {
         throw Failure("the reference answer \(other.answerPath) is not in this copy of the workbook")
       }
     }
-    let label = variant.label(for: [chapter])
     let ownCode = !variant.answers.contains(chapter.number) && variant.mutant == nil
     let source = ownCode ? chapter.starterPath : "\(chapter.answerPath) (reference answer)"
     print(Style.bold("Chapter \(chapter.number) — \(chapter.title)") + Style.dim("  [\(source)]"))
@@ -23,15 +22,37 @@ enum GradeCommand {
       print(Style.dim("  composes " + parts.joined(separator: ", ")))
     }
     guard let result = try Grader.grade([chapter], variant).first else { return false }
-    // A compile error says nothing about which exercises pass: keep the last real result.
-    if label == "starter" && result.compiled { saveSummary(result, chapter) }
+    // A compile error says nothing about which exercises pass: keep the last real result. Runs
+    // of the learner's own chapter count, with or without reference answers for the chapters it
+    // composes (REFERENCE=...); runs of the answers or of mutants do not.
+    if ownCode && result.compiled { saveSummary(result, chapter, key: "starter") }
     printTable(result, chapter)
     if result.allSolved {
       print(Style.green("\nAll \(chapter.exercises.count) exercises pass.") + " Next: `make walkthrough-\(chapter.number)` for the interview questions.")
       return true
     }
     printNextStep(result, chapter, showHint: ownCode, focus: focus)
+    if ownCode { printComposedTip(chapter, composed: composed, variant) }
+    // With EXERCISE=E the exit status is exercise E's: a passing exercise is not a failed run.
+    if let focus, let focused = result.exercises.first(where: { $0.number == focus }) {
+      return result.compiled && focused.solved
+    }
     return false
+  }
+
+  /// A capstone also fails where a composed chapter's code is unfinished: name the learner's
+  /// composed chapters that are not solved yet, and how to substitute their reference answers.
+  static func printComposedTip(_ chapter: Chapter, composed: [Chapter], _ variant: Variant) {
+    let unfinished = composed.filter { other in
+      !variant.answers.contains(other.number) && !(loadSummary(other, "starter")?.allSolved ?? false)
+    }
+    guard !unfinished.isEmpty else { return }
+    let numbers = unfinished.map { String($0.number) }
+    let which = numbers.count == 1 ? "chapter \(numbers[0]) is" : "chapters \(numbers.joined(separator: ", ")) are"
+    print(
+      Style.dim(
+        "  Your \(which) not solved yet (as last graded). A failure that comes from there (\"not implemented yet\" "
+          + "in its code) goes away with `make chapter-\(chapter.number) REFERENCE=\(numbers.joined(separator: ","))`."))
   }
 
   static func printTable(_ result: ChapterResult, _ chapter: Chapter) {
@@ -70,6 +91,9 @@ enum GradeCommand {
       return
     }
     let unsolved = result.exercises.filter { !$0.solved }
+    if let focus, let focused = result.exercises.first(where: { $0.number == focus }), focused.solved {
+      print(Style.green("\nExercise \(focus) passes") + " (\(focused.passed)/\(focused.total) tests).")
+    }
     guard let next = unsolved.first(where: { $0.number == focus }) ?? unsolved.first else { return }
     let file = chapter.exercises.first { $0.number == next.number }?.file ?? ""
     print("\nNext: exercise \(next.number), \(next.title)  (\(chapter.starterPath)/\(file))")
@@ -83,12 +107,12 @@ enum GradeCommand {
       }
     }
     if showHint, let hint = try? HintCommand.hint(for: next.number, chapter) {
-      print(Style.bold("  Hint") + Style.dim(" (more with `make hint-\(chapter.number)`)") + ":")
+      print(Style.bold("  Hint") + Style.dim(" (more with `make hint-\(chapter.number) EXERCISE=\(next.number)`)") + ":")
       print(indent(firstParagraph(hint), "    "))
     }
     if unsolved.count > 1 {
       let others = unsolved.filter { $0.number != next.number }.map { String($0.number) }.joined(separator: ", ")
-      print(Style.dim("  Working on another exercise? `make chapter-\(chapter.number) EXERCISE=N` shows its failure (unsolved: \(others))."))
+      print(Style.dim("  Working on another exercise? `make chapter-\(chapter.number) EXERCISE=N` shows its failure (other unsolved: \(others))."))
     }
   }
 }

@@ -36,7 +36,7 @@ struct ExerciseResult: Codable {
   var total: Int { passed + failures.count }
   var solved: Bool { total > 0 && failures.isEmpty }
   var notStarted: Bool {
-    !failures.isEmpty && failures.allSatisfy { ($0.failure ?? "").contains("not implemented yet") }
+    passed == 0 && !failures.isEmpty && failures.allSatisfy { ($0.failure ?? "").contains("not implemented yet") }
   }
 }
 
@@ -75,6 +75,9 @@ enum Grader {
         exercises: chapter.exercises.map { ExerciseResult(number: $0.number, title: $0.title) })
     }
 
+    if !FileManager.default.fileExists(atPath: scratch) && variant.mutant == nil {
+      print(Style.dim("  Building for the first time: this takes a minute or two; later runs are faster."))
+    }
     let build = try run(
       ["swift", "build", "--build-tests", "--scratch-path", scratch], environment: environment,
       timeout: 1_800, echo: verbose)
@@ -164,7 +167,14 @@ enum Grader {
 
   static func reportCompileErrors(_ output: String) {
     let lines = output.components(separatedBy: "\n")
-    let errors = lines.enumerated().filter { $0.element.contains("error:") }
+    // Each error once: the compiler repeats a diagnostic for every job that sees the file, and
+    // the caret lines under a source excerpt ("`- error: ...") belong to the error above them.
+    var seen = Set<String>()
+    let diagnostics = lines.enumerated().filter { _, line in
+      line.contains("error:") && !line.hasPrefix(" ") && !line.contains("|") && seen.insert(shortened(line)).inserted
+    }
+    let inFiles = diagnostics.filter { $0.element.contains(".swift:") }
+    let errors = inFiles.isEmpty ? diagnostics : inFiles
     print(Style.red("\(Style.fail) The code does not compile:"))
     var shown = 0
     for (index, line) in errors where shown < 12 {
@@ -212,12 +222,14 @@ func summaryPath(_ chapter: Chapter, _ variant: String) -> String {
   ".build/grade/summary-ch\(chapter.number)-\(variant).json"
 }
 
-func saveSummary(_ result: ChapterResult, _ chapter: Chapter) {
+/// Saves `result` under `key` (the variant's label unless given): `progress` and `hint` read the
+/// learner's results under "starter".
+func saveSummary(_ result: ChapterResult, _ chapter: Chapter, key: String? = nil) {
   let encoder = JSONEncoder()
   encoder.outputFormatting = .prettyPrinted
   guard let data = try? encoder.encode(result) else { return }
   try? FileManager.default.createDirectory(atPath: ".build/grade", withIntermediateDirectories: true)
-  _ = FileManager.default.createFile(atPath: summaryPath(chapter, result.variant), contents: data)
+  _ = FileManager.default.createFile(atPath: summaryPath(chapter, key ?? result.variant), contents: data)
 }
 
 func loadSummary(_ chapter: Chapter, _ variant: String) -> ChapterResult? {
