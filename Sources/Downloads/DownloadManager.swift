@@ -3,7 +3,11 @@
 // A list shows the same file twice, or the user taps download while a prefetch of it runs: both
 // callers must share one transfer. But the two callers are independent: when one of them goes
 // away (its task is cancelled), the other still gets the file, and the transfer stops only when
-// nobody wants it any more. Implement `download(_:to:)` and the bookkeeping of joiners.
+// nobody wants it any more. Implement `download(_:to:priority:)` and the bookkeeping of joiners.
+//
+// Run a new transfer as `Task { try await self.runTransfer(url, id:, to:, priority:) }`, and when
+// a caller joins one, call `raisePriority(of:to:)`: both live in exercise 8's file, which gives
+// them simple bodies (download at once; change nothing) until you get there.
 import Foundation
 import Workbook
 
@@ -12,19 +16,27 @@ public actor DownloadManager {
   public let downloader: Downloader
   /// Where files go when the caller names no destination.
   public let directory: URL
-  // Add the transfers in flight here: for each URL, its task and the callers waiting for it.
+  /// Where transfers wait for a slot, highest priority first (exercise 8); nil starts every
+  /// transfer at once.
+  public let scheduler: (any TransferScheduling)?
+  // Add the transfers in flight here: for each URL, its task and the callers waiting for it
+  // (and, in exercise 8, the priority it runs at and its scheduler job).
 
-  public init(downloader: Downloader, directory: URL) {
+  public init(downloader: Downloader, directory: URL, scheduler: (any TransferScheduling)? = nil) {
     self.downloader = downloader
     self.directory = directory
+    self.scheduler = scheduler
   }
 
   /// The file at `url`, downloaded to `destination` (default: `directory` + the URL's last path
   /// component). If a transfer of `url` is running, this call joins it and gets its file, and its
   /// `destination` is ignored. Cancelling the calling task makes this call throw
   /// `CancellationError` at once; the transfer is cancelled only when every joiner has gone.
-  public func download(_ url: URL, to destination: URL? = nil) async throws -> URL {
-    throw NotImplemented("DownloadManager.download(_:to:)")
+  ///
+  /// With a scheduler, the transfer waits for a slot at `priority`, and a caller that joins with
+  /// a higher priority raises the transfer's (exercise 8).
+  public func download(_ url: URL, to destination: URL? = nil, priority: DownloadPriority = .normal) async throws -> URL {
+    throw NotImplemented("DownloadManager.download(_:to:priority:)")
   }
 
   /// How many callers wait for `url`'s transfer (0 when none runs).

@@ -85,3 +85,48 @@ final class Gate: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 }
+
+/// A scheduler the test drives: it records what the manager asks of it and runs a job only when
+/// the test says so, so a test can look at the queue before anything starts.
+actor RecordingScheduler: TransferScheduling {
+  struct Submission: Equatable {
+    let id: JobID
+    let priority: DownloadPriority
+  }
+
+  struct PriorityChange: Equatable {
+    let id: JobID
+    let priority: DownloadPriority
+  }
+
+  private(set) var submissions: [Submission] = []
+  private(set) var cancellations: [JobID] = []
+  private(set) var priorityChanges: [PriorityChange] = []
+  private var queued: [JobID: @Sendable () async -> Void] = [:]
+  private var nextID: UInt64 = 0
+
+  func submit(priority: DownloadPriority, _ work: @escaping @Sendable () async -> Void) -> JobID {
+    nextID += 1
+    let id = JobID(rawValue: nextID)
+    submissions.append(Submission(id: id, priority: priority))
+    queued[id] = work
+    return id
+  }
+
+  func cancel(_ id: JobID) {
+    cancellations.append(id)
+    queued[id] = nil
+  }
+
+  func changePriority(of id: JobID, to priority: DownloadPriority) -> Bool {
+    guard queued[id] != nil else { return false }
+    priorityChanges.append(PriorityChange(id: id, priority: priority))
+    return true
+  }
+
+  /// Runs a queued job to its end, as a free slot would.
+  func run(_ id: JobID) async {
+    guard let work = queued.removeValue(forKey: id) else { return }
+    await work()
+  }
+}

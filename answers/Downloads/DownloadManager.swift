@@ -3,7 +3,11 @@
 // A list shows the same file twice, or the user taps download while a prefetch of it runs: both
 // callers must share one transfer. But the two callers are independent: when one of them goes
 // away (its task is cancelled), the other still gets the file, and the transfer stops only when
-// nobody wants it any more. Implement `download(_:to:)` and the bookkeeping of joiners.
+// nobody wants it any more. Implement `download(_:to:priority:)` and the bookkeeping of joiners.
+//
+// Run a new transfer as `Task { try await self.runTransfer(url, id:, to:, priority:) }`, and when
+// a caller joins one, call `raisePriority(of:to:)`: both live in exercise 8's file, which gives
+// them simple bodies (download at once; change nothing) until you get there.
 import Foundation
 import Workbook
 
@@ -13,37 +17,51 @@ public actor DownloadManager {
     let id: UInt64
     let task: Task<URL, any Error>
     var waiters: [UInt64: CheckedContinuation<URL, any Error>] = [:]
+    /// The highest priority any of its callers asked for (exercise 8).
+    var priority: DownloadPriority
+    /// The scheduler's job, once the transfer was submitted (exercise 8).
+    var job: JobID?
   }
 
   public let downloader: Downloader
   /// Where files go when the caller names no destination.
   public let directory: URL
+  /// Where transfers wait for a slot, highest priority first (exercise 8); nil starts every
+  /// transfer at once.
+  public let scheduler: (any TransferScheduling)?
   var transfers: [URL: Transfer] = [:]
   var nextID: UInt64 = 0
+  /// Priority changes on their way to the scheduler, one after the other (exercise 8).
+  var priorityUpdates: Task<Void, Never>?
 
-  public init(downloader: Downloader, directory: URL) {
+  public init(downloader: Downloader, directory: URL, scheduler: (any TransferScheduling)? = nil) {
     self.downloader = downloader
     self.directory = directory
+    self.scheduler = scheduler
   }
 
   /// The file at `url`, downloaded to `destination` (default: `directory` + the URL's last path
   /// component). If a transfer of `url` is running, this call joins it and gets its file, and its
   /// `destination` is ignored. Cancelling the calling task makes this call throw
   /// `CancellationError` at once; the transfer is cancelled only when every joiner has gone.
-  public func download(_ url: URL, to destination: URL? = nil) async throws -> URL {
+  ///
+  /// With a scheduler, the transfer waits for a slot at `priority`, and a caller that joins with
+  /// a higher priority raises the transfer's (exercise 8).
+  public func download(_ url: URL, to destination: URL? = nil, priority: DownloadPriority = .normal) async throws -> URL {
     nextID += 1
     let waiter = nextID
     if transfers[url] == nil {
       nextID += 1
       let id = nextID
       let target = destination ?? defaultDestination(for: url)
-      let downloader = downloader
-      let task = Task { try await downloader.download(url, to: target) }
-      transfers[url] = Transfer(id: id, task: task)
+      let task = Task { try await self.runTransfer(url, id: id, to: target, priority: priority) }
+      transfers[url] = Transfer(id: id, task: task, priority: priority)
       Task {
         let result = await task.result
         self.transferEnded(url, id: id, result: result)
       }
+    } else {
+      raisePriority(of: url, to: priority)
     }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in

@@ -1,0 +1,115 @@
+// Exercise 8 — Priority meets de-duplication (advanced)
+//
+// The manager joins callers of one URL (exercise 7); the scheduler runs a few jobs at a time,
+// most urgent first (exercise 3). Put them together: each transfer becomes one scheduler job,
+// submitted at its caller's priority. When the user taps a file that a prefetch is already
+// fetching at `.low`, the tap joins that transfer, and the transfer must not stay behind every
+// `.normal` download in the queue: a joiner with a higher priority raises the job's priority.
+// When every caller has gone, a transfer still waiting for a slot leaves the queue at once.
+//
+// The scheduler is another actor, so every call to it is an `await`, and the manager's state
+// may have changed when it returns: re-check it there. Implement `runTransfer`, `raisePriority`
+// and `priority(of:)`.
+import Foundation
+import Synchronization
+
+/// What the manager needs from a scheduler. `DownloadScheduler` is one; a test can pass another.
+public protocol TransferScheduling: Actor {
+  /// Queues `work` at `priority` and starts it when a slot is free.
+  func submit(priority: DownloadPriority, _ work: @escaping @Sendable () async -> Void) -> JobID
+  /// Takes a queued job out of the queue, or cancels a running one.
+  func cancel(_ id: JobID)
+  /// Changes a queued job's priority; false when it is no longer queued.
+  func changePriority(of id: JobID, to priority: DownloadPriority) -> Bool
+}
+
+extension DownloadScheduler: TransferScheduling {}
+
+extension DownloadManager {
+  /// Downloads `url` to `target` as the transfer numbered `id`: at once without a scheduler,
+  /// otherwise as one job submitted at `priority`. Cancelling the calling task (the transfer's)
+  /// takes a queued job out of the queue or cancels a running one, and throws at once.
+  func runTransfer(_ url: URL, id: UInt64, to target: URL, priority: DownloadPriority) async throws -> URL {
+    let downloader = downloader
+    guard let scheduler else { return try await downloader.download(url, to: target) }
+    let outcome = TransferOutcome()
+    let job = await scheduler.submit(priority: priority) {
+      do {
+        outcome.settle(.success(try await downloader.download(url, to: target)))
+      } catch {
+        outcome.settle(.failure(error))
+      }
+    }
+    // The submit was a suspension: a caller may have joined with a higher priority meanwhile.
+    if transfers[url]?.id == id {
+      transfers[url]?.job = job
+      if let raised = transfers[url]?.priority, raised > priority { promote(job, to: raised) }
+    }
+    return try await withTaskCancellationHandler {
+      try await outcome.value()
+    } onCancel: {
+      // A cancelled job that never started never settles the outcome: answer for it here.
+      outcome.settle(.failure(CancellationError()))
+      Task { await scheduler.cancel(job) }
+    }
+  }
+
+  /// A caller joined `url`'s transfer asking for `priority`: the transfer runs at the highest
+  /// priority any of its callers asked for. O(1) here; the change reaches the scheduler in order.
+  func raisePriority(of url: URL, to priority: DownloadPriority) {
+    guard let transfer = transfers[url], priority > transfer.priority else { return }
+    transfers[url]?.priority = priority
+    if let job = transfer.job { promote(job, to: priority) }
+  }
+
+  /// Sends a priority change to the scheduler after every change sent before it.
+  func promote(_ job: JobID, to priority: DownloadPriority) {
+    guard let scheduler else { return }
+    let previous = priorityUpdates
+    priorityUpdates = Task {
+      await previous?.value
+      _ = await scheduler.changePriority(of: job, to: priority)
+    }
+  }
+
+  /// The priority `url`'s transfer runs at; nil when no transfer of `url` runs.
+  public func priority(of url: URL) -> DownloadPriority? {
+    transfers[url]?.priority
+  }
+}
+
+/// The one result of a scheduled transfer, handed from the scheduler's job to the transfer that
+/// waits for it. The first result wins: a cancellation settles it before a job that never ran.
+/// (Given: `settle` from the job and from a cancellation handler, `value()` from the transfer.)
+final class TransferOutcome: Sendable {
+  private enum State {
+    case waiting(CheckedContinuation<URL, any Error>?)
+    case settled(Result<URL, any Error>)
+  }
+
+  private let state = Mutex(State.waiting(nil))
+
+  func settle(_ result: Result<URL, any Error>) {
+    let waiter = state.withLock { state -> CheckedContinuation<URL, any Error>? in
+      guard case .waiting(let continuation) = state else { return nil }
+      state = .settled(result)
+      return continuation
+    }
+    waiter?.resume(with: result)
+  }
+
+  func value() async throws -> URL {
+    try await withCheckedThrowingContinuation { continuation in
+      let ready: Result<URL, any Error>? = state.withLock { state in
+        switch state {
+        case .waiting:
+          state = .waiting(continuation)
+          return nil
+        case .settled(let result):
+          return result
+        }
+      }
+      if let ready { continuation.resume(with: ready) }
+    }
+  }
+}
