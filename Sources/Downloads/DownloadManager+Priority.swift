@@ -9,7 +9,8 @@
 //
 // The scheduler is another actor, so every call to it is an `await`, and the manager's state
 // may have changed when it returns: re-check it there. Implement `runTransfer`, `raisePriority`
-// and `priority(of:)`.
+// and `priority(of:)`. This builds on exercise 7, and two of the tests run your scheduler
+// (exercise 3, on exercise 1's queue).
 import Foundation
 import Synchronization
 
@@ -30,7 +31,7 @@ extension DownloadManager {
   /// otherwise as one job submitted at `priority`. Cancelling the calling task (the transfer's)
   /// takes a queued job out of the queue or cancels a running one, and throws at once.
   func runTransfer(_ url: URL, id: UInt64, to target: URL, priority: DownloadPriority) async throws -> URL {
-    // Downloads at once and ignores the scheduler, so exercise 7 works on its own. Replace this.
+    // Downloads at once and ignores the scheduler, so exercise 7 needs no scheduler. Replace this.
     try await downloader.download(url, to: target)
   }
 

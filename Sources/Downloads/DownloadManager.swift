@@ -5,9 +5,11 @@
 // away (its task is cancelled), the other still gets the file, and the transfer stops only when
 // nobody wants it any more. Implement `download(_:to:priority:)` and the bookkeeping of joiners.
 //
-// Run a new transfer as `Task { try await self.runTransfer(url, id:, to:, priority:) }`, and when
-// a caller joins one, call `raisePriority(of:to:)`: both live in exercise 8's file, which gives
-// them simple bodies (download at once; change nothing) until you get there.
+// Run a new transfer as `Task { try await self.runTransfer(url, id:, to:, priority:) }`, where `id`
+// is a number you give each transfer (it tells a transfer from a later one of the same URL), and
+// when a caller joins one, call `raisePriority(of:to:)`: both live in exercise 8's file, which
+// gives them simple bodies (download at once; change nothing) until you get there. The download
+// itself runs your exercises 4 and 5 (`Downloader` streams and commits through them).
 import Foundation
 import Workbook
 

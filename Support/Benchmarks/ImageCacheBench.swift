@@ -14,10 +14,19 @@
   /// code is never specialized (what the cache would pay if its callers could not see its bodies;
   /// the release build passes `-cross-module-optimization`, see Package.swift).
   enum ImageCacheBench {
+    /// What the two dictionary baselines offer, so one function measures both.
+    protocol BaselineStore: AnyObject {
+      init()
+      func get(_ key: Int) -> Int?
+      func set(_ value: Int, for key: Int)
+    }
+
     /// A dictionary behind a lock, as `MemoryCache` keeps its state: the floor for a thread-safe
     /// cache, and the difference from the bare dictionary is the price of the lock alone.
-    final class LockedDictionary: Sendable {
+    final class LockedDictionary: BaselineStore, Sendable {
       private let storage = Mutex<[Int: Int]>([:])
+
+      init() {}
 
       func get(_ key: Int) -> Int? { storage.withLock { $0[key] } }
       func set(_ value: Int, for key: Int) { storage.withLock { $0[key] = value } }
@@ -27,6 +36,8 @@
     /// through the key type's witness table, as in generic code compiled without its callers.
     final class GenericDictionary<Key: Hashable, Value> {
       private var storage: [Key: Value] = [:]
+
+      init() {}
 
       @_semantics("optimize.sil.specialize.generic.never")
       func get(_ key: Key) -> Value? { storage[key] }
@@ -79,33 +90,23 @@
           blackHole(found)
         })
 
-      var locked = LockedDictionary()
-      record(
-        "Dictionary behind a Mutex",
-        set: {
-          locked = LockedDictionary()
-          for key in writes { locked.set(key, for: key) }
-          blackHole(locked)
-        },
-        get: {
-          var found = 0
-          for key in reads where locked.get(key) != nil { found += 1 }
-          blackHole(found)
-        })
-
-      var generic = GenericDictionary<Int, Int>()
-      record(
-        "Dictionary (unspecialized)",
-        set: {
-          generic = GenericDictionary()
-          for key in writes { generic.set(key, for: key) }
-          blackHole(generic)
-        },
-        get: {
-          var found = 0
-          for key in reads where generic.get(key) != nil { found += 1 }
-          blackHole(found)
-        })
+      func recordBaseline<Store: BaselineStore>(_ label: String, _: Store.Type) {
+        var store = Store()
+        record(
+          label,
+          set: {
+            store = Store()
+            for key in writes { store.set(key, for: key) }
+            blackHole(store)
+          },
+          get: {
+            var found = 0
+            for key in reads where store.get(key) != nil { found += 1 }
+            blackHole(found)
+          })
+      }
+      recordBaseline("Dictionary behind a Mutex", LockedDictionary.self)
+      recordBaseline("Dictionary (unspecialized)", GenericDictionary<Int, Int>.self)
 
       var lru = MemoryCache<Int, Int>(
         configuration: .init(costLimit: limit, countLimit: limit, maximumEntryFraction: 1), cost: { _ in 1 })
@@ -177,4 +178,6 @@
       verdicts.forEach { print($0) }
     }
   }
+
+  extension ImageCacheBench.GenericDictionary: ImageCacheBench.BaselineStore where Key == Int, Value == Int {}
 #endif

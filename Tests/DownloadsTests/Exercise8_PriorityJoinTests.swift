@@ -20,6 +20,22 @@ struct Exercise8_PriorityJoinTests {
 
   static func url(_ name: String) -> URL { fileURL(name, size: size) }
 
+  /// A manager over a transport serving `name`, with a scheduler the test drives.
+  static func recorded(_ name: String, in directory: TemporaryDirectory)
+    -> (ScriptedTransport, RecordingScheduler, DownloadManager)
+  {
+    let transport = transport([name])
+    let scheduler = RecordingScheduler()
+    return (transport, scheduler, DownloadManager(downloader: Downloader(transport: transport), directory: directory.url, scheduler: scheduler))
+  }
+
+  /// The one job the manager submitted, once it has.
+  static func submittedJob(_ scheduler: RecordingScheduler) async throws -> RecordingScheduler.Submission {
+    let submitted = await eventually { await scheduler.submissions.count == 1 }
+    try #require(submitted, "a download with a scheduler should be submitted to it as one job")
+    return try #require(await scheduler.submissions.first)
+  }
+
   /// Whether `count` transfers come to wait in `scheduler`'s queue within two seconds.
   static func queued(_ count: Int, in scheduler: DownloadScheduler<ManualClock>) async -> Bool {
     await eventually(within: .seconds(2)) { await scheduler.queuedCount == count }
@@ -100,14 +116,10 @@ struct Exercise8_PriorityJoinTests {
   @Test("a caller that joins with a higher priority raises the queued transfer's priority")
   func aJoinRaisesThePriority() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let transport = Self.transport(["photo.bin"])
-      let scheduler = RecordingScheduler()
-      let manager = DownloadManager(downloader: Downloader(transport: transport), directory: directory.url, scheduler: scheduler)
+      let (transport, scheduler, manager) = Self.recorded("photo.bin", in: directory)
       let callers = Callers()
       let prefetch = callers.start(manager, "photo.bin", priority: .low)
-      let submitted = await eventually { await scheduler.submissions.count == 1 }
-      try #require(submitted, "a download with a scheduler should be submitted to it as one job")
-      let job = try #require(await scheduler.submissions.first)
+      let job = try await Self.submittedJob(scheduler)
       #expect(job.priority == .low, "the job should be submitted at its caller's priority (.low), not \(job.priority)")
       let tap = callers.start(manager, "photo.bin", priority: .high)
       #expect(await eventually { await manager.joiners(of: Self.url("photo.bin")) == 2 }, "the tap should join the prefetch")
@@ -127,14 +139,12 @@ struct Exercise8_PriorityJoinTests {
   @Test("a transfer's priority only goes up: a later, lower caller changes nothing")
   func priorityOnlyGoesUp() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let transport = Self.transport(["doc.bin"])
-      let scheduler = RecordingScheduler()
-      let manager = DownloadManager(downloader: Downloader(transport: transport), directory: directory.url, scheduler: scheduler)
+      let (_, scheduler, manager) = Self.recorded("doc.bin", in: directory)
       let callers = Callers()
       let url = Self.url("doc.bin")
       #expect(await manager.priority(of: url) == nil, "no transfer of doc.bin runs yet")
       let tasks = [callers.start(manager, "doc.bin", priority: .low)]
-      try #require(await eventually { await scheduler.submissions.count == 1 }, "the first call should submit one job")
+      let job = try await Self.submittedJob(scheduler)
       let joined = [callers.start(manager, "doc.bin", priority: .normal)]
       try #require(await eventually { await manager.joiners(of: url) == 2 }, "the second caller should join")
       let late = [callers.start(manager, "doc.bin", priority: .low)]
@@ -144,7 +154,7 @@ struct Exercise8_PriorityJoinTests {
       _ = await eventually(within: .milliseconds(300)) { await scheduler.priorityChanges.count > 1 }
       let changes = await scheduler.priorityChanges.map(\.priority)
       #expect(changes == [.normal], "one change (to .normal) should reach the scheduler; a lower caller sends none; sent \(changes)")
-      if let job = await scheduler.submissions.first { await scheduler.run(job.id) }
+      await scheduler.run(job.id)
       for task in tasks + joined + late { _ = try await task.value }
     }
   }
@@ -152,17 +162,14 @@ struct Exercise8_PriorityJoinTests {
   @Test("when every caller of a queued transfer has gone, its job leaves the queue and never runs")
   func cancellingAQueuedTransfer() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let transport = Self.transport(["later.bin"])
-      let scheduler = RecordingScheduler()
-      let manager = DownloadManager(downloader: Downloader(transport: transport), directory: directory.url, scheduler: scheduler)
+      let (transport, scheduler, manager) = Self.recorded("later.bin", in: directory)
       let caller = Callers().start(manager, "later.bin", priority: .low)
-      try #require(await eventually { await scheduler.submissions.count == 1 }, "the download should be submitted as one job")
-      let job = try #require(await scheduler.submissions.first)
+      let job = try await Self.submittedJob(scheduler)
       caller.cancel()
       await #expect(throws: CancellationError.self, "the caller went away: it gets CancellationError at once") {
         try await caller.value
       }
-      let cancelled = await eventually { await scheduler.cancellations == [job.id] }
+      let cancelled = await eventually { await scheduler.cancellations.contains(job.id) }
       #expect(cancelled, "nobody waits for later.bin any more: its queued job must be cancelled, or it takes a slot later for nothing")
       #expect(await eventually { await manager.activeTransfers == 0 }, "the transfer should be forgotten")
       await scheduler.run(job.id)

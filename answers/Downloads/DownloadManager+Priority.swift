@@ -9,7 +9,8 @@
 //
 // The scheduler is another actor, so every call to it is an `await`, and the manager's state
 // may have changed when it returns: re-check it there. Implement `runTransfer`, `raisePriority`
-// and `priority(of:)`.
+// and `priority(of:)`. This builds on exercise 7, and two of the tests run your scheduler
+// (exercise 3, on exercise 1's queue).
 import Foundation
 import Synchronization
 

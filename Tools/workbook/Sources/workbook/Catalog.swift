@@ -6,6 +6,9 @@ struct Exercise: Decodable {
   let title: String
   /// The learner's file for this exercise, relative to `Sources/<Module>`.
   let file: String
+  /// Earlier exercises whose code this one's tests run: until they pass, their failures can
+  /// surface here.
+  let needs: [Int]?
 }
 
 /// A chapter: its folder under `Chapters/`, its module and its exercises.

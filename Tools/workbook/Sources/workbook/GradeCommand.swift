@@ -91,12 +91,25 @@ enum GradeCommand {
       return
     }
     let unsolved = result.exercises.filter { !$0.solved }
-    if let focus, let focused = result.exercises.first(where: { $0.number == focus }), focused.solved {
-      print(Style.green("\nExercise \(focus) passes") + " (\(focused.passed)/\(focused.total) tests).")
-    }
     guard let next = unsolved.first(where: { $0.number == focus }) ?? unsolved.first else { return }
     let file = chapter.exercises.first { $0.number == next.number }?.file ?? ""
+    if let focus, let focused = result.exercises.first(where: { $0.number == focus }), focused.solved {
+      // The exercise asked for passes: say so, and only name what is next.
+      print(Style.green("\nExercise \(focus) passes") + " (\(focused.passed)/\(focused.total) tests).")
+      print("Next: exercise \(next.number), \(next.title)  (\(chapter.starterPath)/\(file)): `make chapter-\(chapter.number) EXERCISE=\(next.number)`")
+      return
+    }
     print("\nNext: exercise \(next.number), \(next.title)  (\(chapter.starterPath)/\(file))")
+    let needs = chapter.exercises.first { $0.number == next.number }?.needs ?? []
+    let missing = needs.filter { number in unsolved.contains { $0.number == number } }.sorted()
+    if !missing.isEmpty {
+      let list = missing.map(String.init).joined(separator: ", ")
+      let which = missing.count == 1 ? "exercise \(list), which does" : "exercises \(list), which do"
+      print(
+        Style.yellow(
+          "  Its tests run the code of \(which) not pass yet: a failure below may come from there "
+            + "(`make chapter-\(chapter.number) EXERCISE=\(missing[0])`)."))
+    }
     let order = declarationOrder(chapter)
     func position(_ test: TestCase) -> Int { order["\(test.suite.split(separator: ".").last ?? "").\(test.name)"] ?? .max }
     let failures = next.failures.sorted { position($0) < position($1) }
