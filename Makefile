@@ -18,7 +18,8 @@ ANSWERS ?=
 REFERENCE ?=
 CHAPTER ?=
 EXERCISE ?=
-GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE)) $(if $(EXERCISE),--exercise $(EXERCISE))
+SANITIZE ?=
+GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE)) $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(filter 1 yes true,$(SANITIZE)),--sanitize)
 LINT_PATHS := Package.swift answers Support Tests Tools
 
 .PHONY: help tool progress lint sanitize mutants test check-tooling server bench drill figures demo clean
@@ -33,6 +34,8 @@ help: ## list every command
 	@echo "                        the exit status is then exercise E's alone"
 	@echo "  make chapter-6 REFERENCE=1,3,4  the capstone with the reference answers of the chapters"
 	@echo "                        it composes (name only those you have not done)"
+	@echo "  make chapter-N SANITIZE=1  grade under the thread sanitizer: slower, and a data race"
+	@echo "                        in your code fails its exercise with the sanitizer's report"
 	@echo "  make hint-N           the hint for the first exercise that does not pass yet"
 	@echo "  make hint-N EXERCISE=E     the hint for exercise E"
 	@echo "  make watch-N          re-grade chapter N every time you save"

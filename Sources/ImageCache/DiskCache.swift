@@ -90,7 +90,9 @@ public actor DiskCache {
   /// How many times eviction ran (each run sorts once); for tests and metrics.
   public private(set) var evictionPasses = 0
 
-  /// Opens (creating if needed) the cache in `directory`.
+  /// Opens (creating if needed) the cache in `directory`. Opening writes nothing: with no index
+  /// file yet (a new cache, or one that crashed before its first index write), the entries are
+  /// rebuilt from the files; with an index, files it does not know are removed.
   ///
   /// - Parameters:
   ///   - clock: measures TTLs; tests pass a `ManualClock`.
@@ -150,7 +152,8 @@ public actor DiskCache {
   public func removeData(forKey key: String) {
   }
 
-  /// Removes every entry older than the TTL. O(n). Returns how many were removed.
+  /// Removes every entry older than the TTL, then writes the index (like an eviction pass).
+  /// O(n). Returns how many were removed.
   @discardableResult
   public func removeExpired() -> Int {
     0

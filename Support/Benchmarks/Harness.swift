@@ -21,6 +21,22 @@ struct Bench {
     return samples.sorted()[samples.count / 2]
   }
 
+  /// The median time of each of `bodies`, measured in rounds: every round runs each body once,
+  /// in order, after one warm-up round. A slow moment of the machine (the other core busy, a
+  /// frequency change) then hits every body of that round, not just the one measured at the time,
+  /// so ratios between bodies are steadier than with one body's repetitions after another's.
+  func interleavedMedians(_ bodies: [() -> Void]) -> [Duration] {
+    for body in bodies { body() }
+    let clock = ContinuousClock()
+    var samples = Array(repeating: [Duration](), count: bodies.count)
+    for _ in 0..<repetitions {
+      for (index, body) in bodies.enumerated() {
+        samples[index].append(clock.measure(body))
+      }
+    }
+    return samples.map { $0.sorted()[$0.count / 2] }
+  }
+
   /// The median of an async `body`.
   func median(_ body: () async -> Void) async -> Duration {
     await body()

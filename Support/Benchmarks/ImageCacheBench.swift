@@ -71,9 +71,11 @@
       let limit = max(1, n / 2)
       var result = Result()
 
-      func record(_ label: String, set: () -> Void, get: () -> Void) {
-        result.set[label] = Row(label: label, time: bench.median(set), operations: n)
-        result.get[label] = Row(label: label, time: bench.median(get), operations: n)
+      // Every case is measured in the same rounds (see `Bench.interleavedMedians`), each get
+      // right after its own set, whose structure it reads.
+      var cases: [(label: String, set: () -> Void, get: () -> Void)] = []
+      func record(_ label: String, set: @escaping () -> Void, get: @escaping () -> Void) {
+        cases.append((label, set, get))
       }
 
       var dictionary: [Int: Int] = [:]
@@ -140,6 +142,11 @@
           for key in reads where cache.object(forKey: numbers[key]) != nil { found += 1 }
           blackHole(found)
         })
+      let medians = bench.interleavedMedians(cases.flatMap { [$0.set, $0.get] })
+      for (index, entry) in cases.enumerated() {
+        result.set[entry.label] = Row(label: entry.label, time: medians[2 * index], operations: n)
+        result.get[entry.label] = Row(label: entry.label, time: medians[2 * index + 1], operations: n)
+      }
       return result
     }
 

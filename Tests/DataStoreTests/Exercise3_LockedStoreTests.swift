@@ -59,6 +59,19 @@ struct Exercise3_LockedStoreTests {
     #expect(total == 10_000, "2,000 transfers moved money between accounts, so the total must stay 10,000, not \(total)")
   }
 
+  @Test("concurrent transactions each see the others' writes: 2,000 increments make 2,000", .timeLimit(.minutes(1)))
+  func concurrentTransactionsAreAtomic() async {
+    let store = LockedStore<String, Int>()
+    DispatchQueue.concurrentPerform(iterations: 2_000) { _ in
+      store.transaction { contents in contents["count", default: 0] += 1 }
+    }
+    let count = store.get("count") ?? 0
+    #expect(
+      count == 2_000,
+      "2,000 transactions each added 1, so the count must be 2,000, not \(count): a transaction that reads its copy before taking the lock, or writes it back in a second step, lets two transactions start from the same old value"
+    )
+  }
+
   @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
   func modelBased(seed: UInt64) {
     let store = LockedStore<Int, Int>()

@@ -82,7 +82,7 @@ struct Exercise4_ReaderWriterStoreTests {
       store.update("hits") { ($0 ?? 0) + 1 }
     }
     let hits = store.get("hits")
-    #expect(hits == 1_000, "1,000 updates each added 1, so hits should be 1,000, not \(String(describing: hits))")
+    #expect(hits == 1_000, "1,000 updates each added 1, so hits should be 1,000, not \(hits.map(String.init) ?? "nil")")
   }
 
   @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)

@@ -59,7 +59,10 @@ struct Exercise4_DiskCacheTests {
       let stale = await cache.lookup(forKey: "k")
       #expect(stale == DiskCache.Lookup(data: bytes(5), isExpired: true), "lookup returns expired data, marked expired, for stale-while-revalidate")
       #expect(await cache.removeExpired() == 1, "removeExpired should delete the one expired entry")
-      #expect(directory.contents() == [DiskCache.indexFileName], "no entry files remain: \(directory.contents())")
+      #expect(
+        directory.contents() == [DiskCache.indexFileName],
+        "after removeExpired, only the index should remain (the entry's file deleted, the index written to record it); the directory holds \(directory.contents())"
+      )
     }
   }
 

@@ -61,6 +61,7 @@ struct Exercise6_ImageLoaderTests {
       _ = try await loader.image(for: url)
       #expect(server.requests.value == 1, "the second load should come from memory, without a request")
 
+      try await loader.diskCache?.flush()  // as the app does when it goes to the background
       let relaunched = try makeLoader(server, in: directory)
       let fromDisk = try await relaunched.image(for: url)
       #expect(fromDisk == first, "after a relaunch the image should come from disk")

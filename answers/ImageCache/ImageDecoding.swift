@@ -3,8 +3,10 @@
 // A cache needs two numbers about an image before it decodes a single pixel: its width and its
 // height, because decoded memory is width × height × 4 bytes whatever the file size. Read them
 // from the PNG, GIF and JPEG headers in `HeaderImageDecoder.decode(_:)`. Never trap on bad input:
-// short data is `.truncated`, anything else that is not one of the three formats is
-// `.notAnImage`, and absurd dimensions are typed errors too.
+// data that starts like one of the three formats but ends too early (a strict prefix of a
+// signature, or a header cut short) is `.truncated`; data that matches no signature, empty data
+// included, is `.notAnImage`, and so is a whole JPEG without a frame header; absurd dimensions
+// are typed errors too.
 import Foundation
 import Workbook
 

@@ -60,13 +60,17 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     case didEnterBackground
   }
 
-  /// Entries and links live in two arrays indexed by slot. Moving an entry to the front rewrites
-  /// a few `Link`s (two integers each, four to a cache line) and never copies a key or a value.
-  /// Freed slots are reused, so a long-running cache does not grow the arrays.
+  /// Everything about an entry lives in arrays indexed by its slot, split by when it is needed: a
+  /// read touches the key and value and the links; the cost and the expiry only when storing or
+  /// evicting (and the expiry when a TTL is set). Moving an entry to the front rewrites a few
+  /// `Link`s (two integers each, four to a cache line) and never copies a key or a value. Freed
+  /// slots are reused, so a long-running cache does not grow the arrays.
   private struct State {
     var index: [Key: Int] = [:]
     /// nil marks a free slot, so a removed value is released at once.
     var entries: [Entry?] = []
+    var costs: [Int] = []
+    var expiries: [Duration?] = []
     var links: [Link] = []
     var free: [Int] = []
     var head = none  // most recently used
@@ -78,8 +82,6 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   private struct Entry {
     let key: Key
     let value: Value
-    let cost: Int
-    let expiry: Duration?
   }
 
   /// Neighbours in recency order; `none` marks an end of the list.
@@ -120,7 +122,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         state.statistics.misses += 1
         return nil
       }
-      if let time, let expiry = state.entries[slot]?.expiry, time >= expiry {
+      if let time, let expiry = state.expiries[slot], time >= expiry {
         Self.remove(slot: slot, from: &state)
         state.statistics.misses += 1
         return nil
@@ -147,7 +149,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         if let slot = state.index[key] { Self.remove(slot: slot, from: &state) }
         return false
       }
-      let slot = Self.occupy(Entry(key: key, value: value, cost: valueCost, expiry: expiry), in: &state)
+      let slot = Self.occupy(Entry(key: key, value: value), cost: valueCost, expiry: expiry, in: &state)
       // One probe of the hash table stores the new slot and hands back the replaced one, if any.
       if let replaced = state.index.updateValue(slot, forKey: key) { Self.release(replaced, in: &state) }
       Self.linkAtFront(slot, in: &state)
@@ -214,12 +216,16 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   // MARK: - List surgery (always called inside the lock)
 
   /// Puts `entry` in a free slot, or a new one, and returns the slot; the caller links it.
-  private static func occupy(_ entry: Entry, in state: inout State) -> Int {
+  private static func occupy(_ entry: Entry, cost: Int, expiry: Duration?, in state: inout State) -> Int {
     if let slot = state.free.popLast() {
       state.entries[slot] = entry
+      state.costs[slot] = cost
+      state.expiries[slot] = expiry
       return slot
     }
     state.entries.append(entry)
+    state.costs.append(cost)
+    state.expiries.append(expiry)
     state.links.append(Link(previous: none, next: none))
     return state.entries.count - 1
   }
@@ -254,7 +260,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   /// Unlinks and frees `slot` without touching the index (whose entry is gone or reassigned).
   private static func release(_ slot: Int, in state: inout State) {
     unlink(slot, in: &state)
-    state.totalCost -= state.entries[slot]?.cost ?? 0
+    state.totalCost -= state.costs[slot]
+    state.costs[slot] = 0
     state.entries[slot] = nil
     state.free.append(slot)
   }

@@ -21,7 +21,8 @@ enum GradeCommand {
       }
       print(Style.dim("  composes " + parts.joined(separator: ", ")))
     }
-    guard let result = try Grader.grade([chapter], variant).first else { return false }
+    guard var result = try Grader.grade([chapter], variant).first else { return false }
+    if ownCode { markUntouched(&result, chapter) }
     // A compile error says nothing about which exercises pass: keep the last real result. Runs
     // of the learner's own chapter count, with or without reference answers for the chapters it
     // composes (REFERENCE=...); runs of the answers or of mutants do not.
@@ -38,6 +39,23 @@ enum GradeCommand {
       return result.compiled && focused.solved
     }
     return false
+  }
+
+  /// Marks the exercises whose files are unchanged from the workbook as cloned (or last pulled):
+  /// some starters return placeholder values instead of throwing, and pass a test or two by
+  /// accident, yet nobody has started them. Needs git and an upstream; otherwise unknown.
+  static func markUntouched(_ result: inout ChapterResult, _ chapter: Chapter) {
+    for index in result.exercises.indices {
+      let number = result.exercises[index].number
+      guard let file = chapter.exercises.first(where: { $0.number == number })?.file else { continue }
+      let path = "\(chapter.starterPath)/\(file.components(separatedBy: ",")[0])"
+      guard let diff = try? run(["git", "diff", "--quiet", "@{upstream}", "--", path], timeout: 10) else { continue }
+      switch diff.status {
+      case 0: result.exercises[index].untouched = true
+      case 1: result.exercises[index].untouched = false
+      default: continue
+      }
+    }
   }
 
   /// A capstone also fails where a composed chapter's code is unfinished: name the learner's

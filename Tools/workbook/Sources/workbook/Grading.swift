@@ -7,6 +7,8 @@ struct Variant {
   var answers: Set<Int> = []
   /// The chapter read from `.mutant/` (`make mutants`).
   var mutant: Int?
+  /// Built and run under the thread sanitizer (`SANITIZE=1`).
+  var sanitize = false
 
   func label(for chapters: [Chapter]) -> String {
     let numbers = chapters.map(\.number)
@@ -16,12 +18,20 @@ struct Variant {
     return "reference-" + answers.sorted().map(String.init).joined(separator: "-")
   }
 
+  /// What `swift build` and `swift test` are given: the sanitizer flag, or nothing.
+  var swiftFlags: [String] { sanitize ? ["--sanitize=thread"] : [] }
+
   func environment(for chapters: [Chapter]) -> [String: String] {
     var environment = [
       "WORKBOOK_CHAPTERS": chapters.map { String($0.number) }.joined(separator: ","),
       "WORKBOOK_ANSWERS": answers.sorted().map(String.init).joined(separator: ","),
     ]
     if let mutant { environment["WORKBOOK_MUTANT"] = String(mutant) }
+    if sanitize {
+      // Stop at the first race: the exercise that raced is then graded alone and shows the report.
+      let suppressions = FileManager.default.currentDirectoryPath + "/Tools/tsan-suppressions.txt"
+      environment["TSAN_OPTIONS"] = "suppressions=\(suppressions) halt_on_error=1"
+    }
     return environment
   }
 }
@@ -33,10 +43,14 @@ struct ExerciseResult: Codable {
   var passed = 0
   var failures: [TestCase] = []
 
+  /// Whether the learner's file is still the one the workbook shipped (nil: unknown).
+  var untouched: Bool? = nil
+
   var total: Int { passed + failures.count }
   var solved: Bool { total > 0 && failures.isEmpty }
   var notStarted: Bool {
-    passed == 0 && !failures.isEmpty && failures.allSatisfy { ($0.failure ?? "").contains("not implemented yet") }
+    if !solved, untouched == true { return true }
+    return passed == 0 && !failures.isEmpty && failures.allSatisfy { ($0.failure ?? "").contains("not implemented yet") }
   }
 }
 
@@ -62,7 +76,7 @@ enum Grader {
 
   static func scratchPath(_ chapters: [Chapter], _ variant: Variant) -> String {
     let names = chapters.count > 1 ? "all" : "ch\(chapters[0].number)"
-    return ".build/grade/\(names)-\(variant.label(for: chapters))"
+    return ".build/grade/\(names)-\(variant.label(for: chapters))" + (variant.sanitize ? "-tsan" : "")
   }
 
   /// Builds and tests `chapters` in one package graph and sorts every test into its exercise.
@@ -76,10 +90,10 @@ enum Grader {
     }
 
     if !FileManager.default.fileExists(atPath: scratch) && variant.mutant == nil {
-      print(Style.dim("  Building for the first time: this takes a minute or two; later runs are faster."))
+      print(Style.dim("  Building for the first time: this takes about a minute; later runs take seconds."))
     }
     let build = try run(
-      ["swift", "build", "--build-tests", "--scratch-path", scratch], environment: environment,
+      ["swift", "build", "--build-tests", "--scratch-path", scratch] + variant.swiftFlags, environment: environment,
       timeout: 1_800, echo: verbose)
     guard build.succeeded else {
       reportCompileErrors(build.output)
@@ -98,7 +112,7 @@ enum Grader {
     let test = try run(
       [
         "swift", "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
-      ], environment: environment, timeout: testTimeout, echo: verbose)
+      ] + variant.swiftFlags, environment: environment, timeout: testTimeout, echo: verbose)
 
     var cases: [TestCase]
     if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !test.timedOut, !crashed(test.output) {
@@ -106,7 +120,10 @@ enum Grader {
     } else {
       // The process crashed or hung: grade each exercise on its own so one crash does not hide
       // the state of the others.
-      let why = test.timedOut ? "the tests did not finish in \(Int(testTimeout)) s" : "the test process crashed"
+      let why =
+        test.timedOut
+        ? "the tests did not finish in \(Int(testTimeout)) s"
+        : test.output.contains("WARNING: ThreadSanitizer") ? "the thread sanitizer found a data race" : "the test process crashed"
       cases = []
       for (index, chapter) in chapters.enumerated() {
         results[index].crash = "\(why):\n" + (test.timedOut ? lastLines(test.output, 6) : crashSummary(test.output))
@@ -116,14 +133,19 @@ enum Grader {
             [
               "swift", "test", "--skip-build", "--scratch-path", scratch, "--filter", filter,
               "--xunit-output", report,
-            ], environment: environment, timeout: testTimeout)
+            ] + variant.swiftFlags, environment: environment, timeout: testTimeout)
           if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !single.timedOut, !crashed(single.output) {
             cases += parsed.filter { $0.exercise == exercise.number && $0.module == chapter.module }
           } else {
             let message =
               single.timedOut
               ? "this exercise's tests did not finish (a deadlock, or a continuation never resumed?)"
-              : "this exercise's tests crash the test process:\n" + crashSummary(single.output)
+              : single.output.contains("WARNING: ThreadSanitizer")
+                ? "the thread sanitizer found a data race in this exercise's tests:\n" + crashSummary(single.output)
+                : "this exercise's tests crash the test process:\n" + crashSummary(single.output)
+                  + "\n(A crash with no message of yours, such as a bad pointer, is often a data race: two threads "
+                  + "changed the same dictionary or array at once. Check that every access to shared state goes "
+                  + "through its lock, actor or queue.)"
             cases.append(
               TestCase(
                 suite: "\(chapter.module)Tests.Exercise\(exercise.number)_", name: "(whole exercise)",
@@ -152,7 +174,7 @@ enum Grader {
   /// no results (or half of them); the console tells a crash for sure.
   static func crashed(_ output: String) -> Bool {
     output.contains("*** Program crashed") || output.contains("Fatal error:")
-      || output.contains("ThreadSanitizer: reported")
+      || output.contains("ThreadSanitizer: reported") || output.contains("WARNING: ThreadSanitizer:")
   }
 
   /// Warnings in the learner's own files, shown after a successful build: in a concurrency
@@ -199,8 +221,22 @@ enum Grader {
 func crashSummary(_ output: String) -> String {
   let lines = output.components(separatedBy: "\n")
   var picked: [String] = []
-  for line in lines where line.contains("Fatal error") || line.contains("*** Program crashed") || line.contains("ThreadSanitizer: data race") {
+  for line in lines where line.contains("Fatal error") || line.contains("*** Program crashed") || line.contains("WARNING: ThreadSanitizer") {
     picked.append(line.trimmingCharacters(in: .whitespaces))
+  }
+  // A sanitizer report names each access with its stack, "#0 <function> <file>:<line> ...":
+  // the learner's own frames say which two lines raced.
+  let racing =
+    lines.filter { $0.contains("WARNING: ThreadSanitizer") }.isEmpty
+    ? []
+    : lines.filter {
+      $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("/Sources/") && $0.contains(".swift:")
+    }
+  for frame in racing.prefix(4) {
+    if let range = frame.range(of: "/Sources/") {
+      let location = frame[range.lowerBound...].prefix { $0 != " " }
+      picked.append("at " + location.dropFirst())
+    }
   }
   let frames = lines.filter { $0.contains(" at /") && ($0.contains("/Sources/") || $0.contains("/answers/") || $0.contains("/Tests/")) }
   for frame in frames.prefix(3) {

@@ -32,12 +32,14 @@ func main() throws -> Bool {
   var checkOnly = false
   var focus: Int?
   var reference: Set<Int> = []
+  var sanitize = false
   var positional: [String] = []
   while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
     case "--answers": answers = true
     case "--check": checkOnly = true
+    case "--sanitize": sanitize = true
     case "--exercise":
       guard !arguments.isEmpty, let number = Int(arguments.removeFirst()) else {
         throw Failure("--exercise needs an exercise number")
@@ -55,18 +57,26 @@ func main() throws -> Bool {
   switch command {
   case "grade":
     let chapter = try Catalog.chapter(positional.first)
+    if let focus, !chapter.exercises.contains(where: { $0.number == focus }) {
+      throw Failure("chapter \(chapter.number) has exercises 1 to \(chapter.exercises.count); there is no exercise \(focus)")
+    }
     let all = try Catalog.load()
     let composedNumbers = Catalog.composed(by: chapter.number)
     let composed = all.filter { composedNumbers.contains($0.number) }
     var variant = Variant()
     variant.answers = answers ? Set([chapter.number] + composedNumbers) : reference
+    variant.sanitize = sanitize
     return try GradeCommand.run(chapter, variant, composed: composed, focus: focus)
   case "check-starter":
     let all = try Catalog.load()
     let wanted = positional.isEmpty ? all : try positional.map { try Catalog.chapter($0) }
     return try StarterCheck.run(wanted)
   case "hint":
-    try HintCommand.run(try Catalog.chapter(positional.first), focus: focus)
+    let chapter = try Catalog.chapter(positional.first)
+    if let focus, !chapter.exercises.contains(where: { $0.number == focus }) {
+      throw Failure("chapter \(chapter.number) has exercises 1 to \(chapter.exercises.count); there is no exercise \(focus)")
+    }
+    try HintCommand.run(chapter, focus: focus)
   case "progress":
     ProgressCommand.run(try Catalog.load())
   case "walkthrough":
