@@ -49,7 +49,7 @@ enum GradeCommand {
       let number = result.exercises[index].number
       guard let file = chapter.exercises.first(where: { $0.number == number })?.file else { continue }
       let path = "\(chapter.starterPath)/\(file.components(separatedBy: ",")[0])"
-      guard let diff = try? run(["git", "diff", "--quiet", "@{upstream}", "--", path], timeout: 10) else { continue }
+      guard let diff = try? workbook.run(["git", "diff", "--quiet", "@{upstream}", "--", path], timeout: 10) else { continue }
       switch diff.status {
       case 0: result.exercises[index].untouched = true
       case 1: result.exercises[index].untouched = false
