@@ -125,7 +125,7 @@ if tools && exists("Support/Figures") {
   targets.append(
     .executableTarget(
       name: "workbook-figures",
-      dependencies: chapters.map { Target.Dependency(stringLiteral: $0.module) },
+      dependencies: chapters.map { Target.Dependency(stringLiteral: $0.module) } + ["WorkbookTesting"],
       path: "Support/Figures",
       swiftSettings: swiftSettings))
 }

@@ -1,22 +1,6 @@
 #if canImport(Downloads)
   import Downloads
-  import Synchronization
-
-  /// A clock that moves only when the simulation says so. Nothing sleeps on it.
-  final class SimulatedClock: Clock {
-    struct Instant: InstantProtocol {
-      var offset: Duration
-      func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-      func duration(to other: Instant) -> Duration { other.offset - offset }
-      static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let current = Mutex(Instant(offset: .zero))
-    var now: Instant { current.withLock { $0 } }
-    var minimumResolution: Duration { .zero }
-    func set(_ instant: Instant) { current.withLock { $0 = instant } }
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {}
-  }
+  import WorkbookTesting
 
   /// Chapter 5: three download slots kept busy by a steady stream of high-priority transfers
   /// (three new ones every second, each taking one second), and ten low-priority transfers
@@ -36,15 +20,15 @@
 
     /// Low-priority transfers finished by each step, for an aging bound (nil: no aging).
     func lowFinished(agingBound: Duration?) -> [(x: Double, y: Double)] {
-      let clock = SimulatedClock()
-      var queue = PriorityQueue<Job, SimulatedClock>(clock: clock, agingBound: agingBound)
+      let clock = ManualClock()
+      var queue = PriorityQueue<Job, ManualClock>(clock: clock, agingBound: agingBound)
       for _ in 0..<lowJobs { queue.enqueue(.low, priority: .low) }
       var running: [(job: Job, endsAt: Int)] = []  // in steps
       var finishedLow = 0
       var points: [(x: Double, y: Double)] = []
       let stepsPerSecond = Int((1 / step).rounded())
       for tick in 0...(horizon * stepsPerSecond) {
-        clock.set(.init(offset: .milliseconds(tick * Int(step * 1_000))))
+        if tick > 0 { clock.advance(by: .milliseconds(Int(step * 1_000))) }
         for finished in running where finished.endsAt == tick {
           if case .low = finished.job { finishedLow += 1 }
         }

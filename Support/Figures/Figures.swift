@@ -1,3 +1,5 @@
+import WorkbookTesting
+
 #if canImport(ImageCache)
   import ImageCache
 #endif
@@ -67,7 +69,7 @@ func allFigures() -> [Figure] {
   /// schedule (`RetryPolicy`, 0.5 s base, doubling, capped at 8 s) and three kinds of jitter.
   func thunderingHerdFigure() -> Figure {
     let policy = RetryPolicy(maxAttempts: 8, baseDelay: .milliseconds(500), maxDelay: .seconds(8), jitter: .zero)
-    let noRandom = RandomSource(SplitMix(seed: 0))
+    let noRandom = RandomSource(SeededRandom(seed: 0))
     func exponential(_ retry: Int) -> Double {
       let wait = policy.backoff(beforeRetry: retry, random: noRandom)
       let (seconds, attoseconds) = wait.components

@@ -1,3 +1,5 @@
+import WorkbookTesting
+
 /// The thundering herd: many clients fail during an outage and retry on a backoff schedule.
 ///
 /// Every client sends its first request in the first 100 ms; while the server is down each
@@ -12,8 +14,8 @@ struct ThunderingHerd {
   var bucket = 0.1
 
   /// Requests per bucket, for a backoff given as "seconds to wait before retry `n`".
-  func requestsPerBucket(seed: UInt64, delay: (_ retry: Int, _ random: inout SplitMix) -> Double) -> [Double] {
-    var random = SplitMix(seed: seed)
+  func requestsPerBucket(seed: UInt64, delay: (_ retry: Int, _ random: inout SeededRandom) -> Double) -> [Double] {
+    var random = SeededRandom(seed: seed)
     var counts = [Double](repeating: 0, count: Int(horizon / bucket))
     for _ in 0..<clients {
       var time = random.unit() * 0.1

@@ -1,4 +1,5 @@
 import Foundation
+import WorkbookTesting
 
 /// Requests whose popularity follows Zipf's law: key k (from 1) is asked for with probability
 /// proportional to 1 / kˢ, the usual shape of image popularity in a feed.
@@ -22,7 +23,7 @@ struct ZipfWorkload {
 
   /// A reproducible sequence of `count` keys in `0..<keys` (most popular first).
   func requests(count: Int, seed: UInt64) -> [Int] {
-    var random = SplitMix(seed: seed)
+    var random = SeededRandom(seed: seed)
     return (0..<count).map { _ in
       let target = random.unit()
       var low = 0
@@ -61,7 +62,7 @@ enum SimpleCache {
 
   /// Evicts a random resident entry.
   static func randomHitRate(_ requests: [Int], capacity: Int, seed: UInt64) -> Double {
-    var random = SplitMix(seed: seed)
+    var random = SeededRandom(seed: seed)
     var slots: [Int] = []
     var index: [Int: Int] = [:]
     var hits = 0

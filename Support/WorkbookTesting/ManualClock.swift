@@ -86,21 +86,12 @@ public final class ManualClock: Clock, Sendable {
   /// Suspends the caller until at least `count` tasks sleep on this clock.
   ///
   /// The code under test runs on other threads, so a test that is about to move time first waits
-  /// for it to reach its `sleep`. This waits for that point in the code, never for the clock:
-  /// it yields, then naps a millisecond at a time, and gives up after about five seconds, or as
-  /// soon as `giveUp` returns true (for example when the tasks under test have already finished,
-  /// as unfinished starter code does, so a learner's run is not slowed down by the wait).
+  /// for it to reach its `sleep`. This waits for that point in the code, never for the clock
+  /// (`eventually`, for at most five seconds), and gives up as soon as `giveUp` returns true, for
+  /// example when the tasks under test have already finished, as unfinished starter code does,
+  /// so a learner's run is not slowed down by the wait.
   @discardableResult
   public func waitForSleepers(_ count: Int = 1, giveUp: () -> Bool = { false }) async -> Bool {
-    for attempt in 0..<6_000 {
-      if sleepers >= count { return true }
-      if giveUp() { return false }
-      if attempt < 1_000 {
-        await Task.yield()
-      } else {
-        try? await Task.sleep(nanoseconds: 1_000_000)
-      }
-    }
-    return sleepers >= count
+    await eventually(giveUp: { giveUp() }) { sleepers >= count }
   }
 }

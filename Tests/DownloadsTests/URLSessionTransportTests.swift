@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WorkbookTesting
 
@@ -9,20 +8,13 @@ import WorkbookTesting
   import FoundationNetworking
 #endif
 
-/// The requests a stub received, readable from the test.
-final class RequestLog: Sendable {
-  private let state = Mutex<[URLRequest]>([])
-  func append(_ request: URLRequest) { state.withLock { $0.append(request) } }
-  var first: URLRequest? { state.withLock { $0.first } }
-}
-
 /// The URLSession transport against a stub that follows the practice server's `/files` contract.
 /// (Not graded: the transport is given, not an exercise.)
 @Suite("URLSession transport", .timeLimit(.minutes(1)))
 struct URLSessionTransportTests {
   /// Answers like `/files/{name}?size=N`: 200 with Accept-Ranges and an ETag, or 206 for a
   /// `Range: bytes=A-` whose If-Range (if any) matches the ETag. Records every request.
-  static func contract(size: Int64, etag: String?, ranges: Bool = true, log: RequestLog)
+  static func contract(size: Int64, etag: String?, ranges: Bool = true, log: Recorder<URLRequest>)
     -> StubURLProtocol.Handler
   {
     { request in
@@ -61,12 +53,12 @@ struct URLSessionTransportTests {
 
   @Test("a fresh request sends no Range and reads size, ranges and validator from a 200")
   func freshRequest() async throws {
-    let log = RequestLog()
+    let log = Recorder<URLRequest>()
     let session = Self.stubbed(Self.contract(size: 5_000, etag: "\"f-5000\"", log: log))
     let transport = URLSessionTransport(configuration: session)
     let (response, body) = try await transport.start(TransferRequest(url: fileURL("f", size: 5_000)))
     let data = try await Self.readAll(body)
-    let sent = try #require(log.first, "one request should reach the server")
+    let sent = try #require(log.values.first, "one request should reach the server")
     #expect(sent.value(forHTTPHeaderField: "Range") == nil, "a fresh download asks for the whole file")
     #expect(sent.value(forHTTPHeaderField: "If-Range") == nil, "and sends no If-Range")
     #expect(response.statusCode == 200)
@@ -78,13 +70,13 @@ struct URLSessionTransportTests {
 
   @Test("a resume sends Range and If-Range, and a 206 is read with its Content-Range")
   func resumeRequest() async throws {
-    let log = RequestLog()
+    let log = Recorder<URLRequest>()
     let session = Self.stubbed(Self.contract(size: 5_000, etag: "\"e\"", log: log))
     let transport = URLSessionTransport(configuration: session)
     let request = TransferRequest(url: fileURL("f", size: 5_000), rangeStart: 1_200, ifRange: "\"e\"")
     let (response, body) = try await transport.start(request)
     let data = try await Self.readAll(body)
-    let sent = try #require(log.first, "one request should reach the server")
+    let sent = try #require(log.values.first, "one request should reach the server")
     #expect(sent.value(forHTTPHeaderField: "Range") == "bytes=1200-", "Range asks for the rest of the file")
     #expect(sent.value(forHTTPHeaderField: "If-Range") == "\"e\"", "If-Range carries the validator")
     #expect(response.statusCode == 206)
@@ -96,14 +88,14 @@ struct URLSessionTransportTests {
   @Test("a changed file: If-Range does not match, the server sends 200 and the downloader restarts")
   func changedFileRestartsThroughURLSession() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let log = RequestLog()
+      let log = Recorder<URLRequest>()
       let url = fileURL("g", size: 3_000)
       let session = Self.stubbed(Self.contract(size: 3_000, etag: "\"new\"", log: log))
       let partial = try PartialFile.create(for: directory.file("g.bin"))
       try Data(repeating: 0xEE, count: 1_000).write(to: partial.url)
       let data = ResumeData(url: url, partial: partial, bytesOnDisk: 1_000, validator: "\"old\"", acceptsRanges: true)
       let result = try await Downloader(transport: URLSessionTransport(configuration: session)).resume(data).result()
-      #expect(log.first?.value(forHTTPHeaderField: "If-Range") == "\"old\"")
+      #expect(log.values.first?.value(forHTTPHeaderField: "If-Range") == "\"old\"")
       #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: 3_000), "a 200 replaces the partial bytes")
     }
   }
@@ -111,14 +103,14 @@ struct URLSessionTransportTests {
   @Test("an unchanged file resumes through URLSession to the exact content")
   func resumeThroughURLSession() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let log = RequestLog()
+      let log = Recorder<URLRequest>()
       let url = fileURL("h", size: 3_000)
       let session = Self.stubbed(Self.contract(size: 3_000, etag: "\"h\"", log: log))
       let partial = try PartialFile.create(for: directory.file("h.bin"))
       try ScriptedTransport.content(size: 1_000).write(to: partial.url)
       let data = ResumeData(url: url, partial: partial, bytesOnDisk: 1_000, validator: "\"h\"", acceptsRanges: true)
       let result = try await Downloader(transport: URLSessionTransport(configuration: session)).resume(data).result()
-      #expect(log.first?.value(forHTTPHeaderField: "Range") == "bytes=1000-")
+      #expect(log.values.first?.value(forHTTPHeaderField: "Range") == "bytes=1000-")
       #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: 3_000), "old bytes plus the 206 body")
       #expect(directory.contents() == ["h.bin"], "no temporary file is left")
     }

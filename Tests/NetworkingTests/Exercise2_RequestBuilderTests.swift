@@ -107,6 +107,6 @@ struct Exercise2_RequestBuilderTests {
     defer { session.finishTasksAndInvalidate() }
     let request = try builder.makeRequest(for: Get<Health>(path: "/health", query: ["v": "a b"]))
     _ = try await session.data(for: request)
-    #expect(seen.all.first?.url?.absoluteString == "https://api.example.com/v1/health?v=a%20b", "URLSession should receive the URL as built")
+    #expect(seen.values.first?.url?.absoluteString == "https://api.example.com/v1/health?v=a%20b", "URLSession should receive the URL as built")
   }
 }

@@ -155,7 +155,7 @@ struct Exercise4_TokenStoreTests {
       return 7
     }
     #expect(value == 7, "the replay with the new token should succeed")
-    #expect(sent.all == ["old", "new-1"], "sent with the old token, then once with the new one; got \(sent.all)")
+    #expect(sent.values == ["old", "new-1"], "sent with the old token, then once with the new one; got \(sent.values)")
   }
 
   @Test("a second 401 is final: no endless refresh loop")

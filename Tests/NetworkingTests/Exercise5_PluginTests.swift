@@ -49,8 +49,8 @@ struct Exercise5_PluginTests {
     #expect(prepared.value(forHTTPHeaderField: "X-Order") == "AB", "each plugin prepares the request the previous one returned, in order")
     #expect((try? processed.get())?.headers["X-Seen"] == "AB", "each plugin processes the result the previous one returned, in order")
     #expect(
-      events.all == ["A.prepare", "B.prepare", "A.willSend", "B.willSend", "A.didReceive", "B.didReceive", "A.process", "B.process"],
-      "plugins run in the order given, at each of the four points; got \(events.all)")
+      events.values == ["A.prepare", "B.prepare", "A.willSend", "B.willSend", "A.didReceive", "B.didReceive", "A.process", "B.process"],
+      "plugins run in the order given, at each of the four points; got \(events.values)")
   }
 
   @Test func theAccessTokenPluginAddsABearerHeaderOnlyWhenThereIsAToken() async throws {
@@ -85,11 +85,11 @@ struct Exercise5_PluginTests {
       data: Data(#"{"access_token":"SECRET-R2","refresh_token":"SECRET-R3","name":"Ada"}"#.utf8))
     logger.didReceive(.success(response), for: request, context: context)
     logger.didReceive(.failure(.http(status: 400, body: Data(#"{"password":"SECRET-R4"}"#.utf8))), for: request, context: context)
-    #expect(!lines.all.isEmpty, "the logger should log the request and the response")
-    for line in lines.all {
+    #expect(!lines.values.isEmpty, "the logger should log the request and the response")
+    for line in lines.values {
       #expect(!line.contains("SECRET"), "a secret reached the log: \(line)")
     }
-    let text = lines.all.joined(separator: "\n")
+    let text = lines.values.joined(separator: "\n")
     #expect(text.contains("X-Trace: fine"), "harmless headers are logged as they are:\n\(text)")
     #expect(text.contains("page=2"), "harmless query items are logged as they are:\n\(text)")
     #expect(text.contains("\"name\":\"Ada\""), "harmless body fields are logged as they are:\n\(text)")

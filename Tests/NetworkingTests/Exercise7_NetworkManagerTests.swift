@@ -33,7 +33,7 @@ struct Exercise7_NetworkManagerTests {
     defer { session.finishTasksAndInvalidate() }
     let user = try await manager(session).send(Get<User>(path: "/users/me"))
     #expect(user.name == "Ada", "the response should be decoded with the API's conventions")
-    #expect(seen.all.first?.url?.absoluteString == "https://api.example.com/v1/users/me", "the request goes to the built URL")
+    #expect(seen.values.first?.url?.absoluteString == "https://api.example.com/v1/users/me", "the request goes to the built URL")
 
     let failing = StubURLProtocol.session { request in (StubURLProtocol.response(for: request, status: 404), Data("{}".utf8)) }
     defer { failing.finishTasksAndInvalidate() }
@@ -85,7 +85,7 @@ struct Exercise7_NetworkManagerTests {
     }
     let result = try await manager(session, tokens: tokens).send(Get<Health>(path: "/users/me", requiresAuth: true))
     #expect(result.status == "ok", "the replay with the fresh token should succeed")
-    #expect(authorizations.all == ["Bearer stale", "Bearer fresh"], "sent with the stale token, then once with the fresh one: \(authorizations.all)")
+    #expect(authorizations.values == ["Bearer stale", "Bearer fresh"], "sent with the stale token, then once with the fresh one: \(authorizations.values)")
     #expect(refreshes.value == 1, "one refresh")
   }
 
@@ -105,7 +105,7 @@ struct Exercise7_NetworkManagerTests {
     let error = await failure(of: Task { try await manager(session, tokens: tokens).response(for: API.refresh(refreshToken: "r")) })
     #expect(error == .unauthorized, "a rejected refresh call is simply .unauthorized")
     #expect(refreshes.value == 0, "a 401 from the refresh endpoint must never trigger another refresh")
-    #expect(authorizations.all == ["(none)"], "a public endpoint is sent once, without the access token: \(authorizations.all)")
+    #expect(authorizations.values == ["(none)"], "a public endpoint is sent once, without the access token: \(authorizations.values)")
   }
 
   @Test func priorityReachesTheURLSessionTask() {

@@ -49,14 +49,6 @@ func fetch(_ session: URLSession, _ request: URLRequest) async throws -> (HTTPUR
   return (http, data)
 }
 
-/// A thread-safe list that tests append to from any task.
-final class Recorder<Element: Sendable>: Sendable {
-  private let storage = LockedBox<[Element]>([])
-
-  func append(_ element: Element) { storage.mutate { $0.append(element) } }
-  var all: [Element] { storage.value }
-}
-
 /// A value behind an NSLock (visible to the thread sanitizer).
 final class LockedBox<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()

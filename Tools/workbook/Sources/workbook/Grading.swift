@@ -120,10 +120,7 @@ enum Grader {
     } else {
       // The process crashed or hung: grade each exercise on its own so one crash does not hide
       // the state of the others.
-      let why =
-        test.timedOut
-        ? "the tests did not finish in \(Int(testTimeout)) s"
-        : test.output.contains("WARNING: ThreadSanitizer") ? "the thread sanitizer found a data race" : "the test process crashed"
+      let why = test.timedOut ? "the tests did not finish in \(Int(testTimeout)) s" : stopReason(test.output)
       cases = []
       for (index, chapter) in chapters.enumerated() {
         results[index].crash = "\(why):\n" + (test.timedOut ? lastLines(test.output, 6) : crashSummary(test.output))
@@ -140,12 +137,8 @@ enum Grader {
             let message =
               single.timedOut
               ? "this exercise's tests did not finish (a deadlock, or a continuation never resumed?)"
-              : single.output.contains("WARNING: ThreadSanitizer")
-                ? "the thread sanitizer found a data race in this exercise's tests:\n" + crashSummary(single.output)
-                : "this exercise's tests crash the test process:\n" + crashSummary(single.output)
-                  + "\n(A crash with no message of yours, such as a bad pointer, is often a data race: two threads "
-                  + "changed the same dictionary or array at once. Check that every access to shared state goes "
-                  + "through its lock, actor or queue.)"
+              : "\(stopReason(single.output)) in this exercise's tests:\n" + crashSummary(single.output)
+                + (raced(single.output) ? "" : crashAdvice)
             cases.append(
               TestCase(
                 suite: "\(chapter.module)Tests.Exercise\(exercise.number)_", name: "(whole exercise)",
@@ -173,9 +166,24 @@ enum Grader {
   /// Swift Testing writes the start of its report before running, so a crash leaves a report with
   /// no results (or half of them); the console tells a crash for sure.
   static func crashed(_ output: String) -> Bool {
-    output.contains("*** Program crashed") || output.contains("Fatal error:")
-      || output.contains("ThreadSanitizer: reported") || output.contains("WARNING: ThreadSanitizer:")
+    output.contains("*** Program crashed") || output.contains("Fatal error:") || raced(output)
   }
+
+  /// Whether the thread sanitizer reported a race (`SANITIZE=1`).
+  static func raced(_ output: String) -> Bool {
+    output.contains("WARNING: ThreadSanitizer") || output.contains("ThreadSanitizer: reported")
+  }
+
+  /// What stopped a test process that did not finish normally.
+  static func stopReason(_ output: String) -> String {
+    raced(output) ? "the thread sanitizer found a data race" : "the test process crashed"
+  }
+
+  /// A crash with no message of the learner's is most often two threads in one data structure.
+  static let crashAdvice =
+    "\n(A crash with no message of yours, such as a bad pointer, is often a data race: two threads "
+    + "changed the same dictionary or array at once. Check that every access to shared state goes "
+    + "through its lock, actor or queue.)"
 
   /// Warnings in the learner's own files, shown after a successful build: in a concurrency
   /// chapter a Sendable warning is often the bug.
@@ -226,12 +234,10 @@ func crashSummary(_ output: String) -> String {
   }
   // A sanitizer report names each access with its stack, "#0 <function> <file>:<line> ...":
   // the learner's own frames say which two lines raced.
-  let racing =
-    lines.filter { $0.contains("WARNING: ThreadSanitizer") }.isEmpty
-    ? []
-    : lines.filter {
-      $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("/Sources/") && $0.contains(".swift:")
-    }
+  let raced = Grader.raced(output)
+  let racing = lines.filter {
+    raced && $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("/Sources/") && $0.contains(".swift:")
+  }
   for frame in racing.prefix(4) {
     if let range = frame.range(of: "/Sources/") {
       let location = frame[range.lowerBound...].prefix { $0 != " " }
