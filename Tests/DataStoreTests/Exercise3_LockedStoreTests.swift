@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 import WorkbookTesting
 
@@ -60,11 +61,20 @@ struct Exercise3_LockedStoreTests {
   }
 
   @Test("concurrent transactions each see the others' writes: 2,000 increments make 2,000", .timeLimit(.minutes(1)))
-  func concurrentTransactionsAreAtomic() async {
-    let store = LockedStore<String, Int>()
-    DispatchQueue.concurrentPerform(iterations: 2_000) { _ in
-      store.transaction { contents in contents["count", default: 0] += 1 }
+  func concurrentTransactionsAreAtomic() {
+    // Ten thousand other keys make each transaction's copy slow enough (tens of microseconds)
+    // that transactions which copy outside the lock overlap. Two threads of their own, not the
+    // shared pool: while other tests run, the pool may give every iteration to one thread.
+    let store = LockedStore(Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("key \($0)", $0) }))
+    let done = DispatchGroup()
+    for _ in 0..<2 {
+      done.enter()
+      Thread {
+        for _ in 0..<1_000 { store.transaction { contents in contents["count", default: 0] += 1 } }
+        done.leave()
+      }.start()
     }
+    done.wait()
     let count = store.get("count") ?? 0
     #expect(
       count == 2_000,
