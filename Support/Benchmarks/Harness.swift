@@ -25,11 +25,13 @@ struct Bench {
   /// in order, after one warm-up round. A slow moment of the machine (the other core busy, a
   /// frequency change) then hits every body of that round, not just the one measured at the time,
   /// so ratios between bodies are steadier than with one body's repetitions after another's.
-  func interleavedMedians(_ bodies: [() -> Void]) -> [Duration] {
+  ///
+  /// `rounds` overrides `repetitions`, for cases too long to run that often.
+  func interleavedMedians(_ bodies: [() -> Void], rounds: Int? = nil) -> [Duration] {
     for body in bodies { body() }
     let clock = ContinuousClock()
     var samples = Array(repeating: [Duration](), count: bodies.count)
-    for _ in 0..<repetitions {
+    for _ in 0..<(rounds ?? repetitions) {
       for (index, body) in bodies.enumerated() {
         samples[index].append(clock.measure(body))
       }
