@@ -17,7 +17,7 @@ struct BadgeChanged: TypedNotification, Equatable {
   let count: Int
 }
 
-@Suite("Exercise 4 — Typed notifications")
+@Suite("Exercise 4 — Typed notifications", .timeLimit(.minutes(1)))
 struct Exercise4_TypedNotificationTests {
   // Each test has its own center, so tests running in parallel never hear one another.
   let center = NotificationCenter()

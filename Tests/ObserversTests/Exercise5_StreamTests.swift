@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WorkbookTesting
 
@@ -31,7 +32,13 @@ struct Exercise5_StreamTests {
     let consumer = Consumer(count.values(buffering: .unbounded))
     for next in 1...3 { count.value = next }
     await eventually { consumer.received.count >= 4 }
-    #expect(consumer.received.values == [0, 1, 2, 3], "the current value first, then each change in order; got \(consumer.received.values)")
+    let silent =
+      consumer.received.values == [0]
+      ? ". Only the first value arrived: the stream, or its observation, ended right after it. Keep the stream open, and keep the observation's token (for example in onTermination) until the stream ends"
+      : ""
+    #expect(
+      consumer.received.values == [0, 1, 2, 3],
+      "the current value first, then each change in order; got \(consumer.received.values)\(silent)")
     consumer.task.cancel()
   }
 
@@ -78,6 +85,35 @@ struct Exercise5_StreamTests {
     let cleaned = await eventually { count.observerCount == 0 }
     #expect(cleaned, "every consumer stopped iterating and dropped its stream, so no observer may remain; \(count.observerCount) left")
     for consumer in consumers { consumer.task.cancel() }
+  }
+
+  /// Holds an observable weakly, so a test can ask from async code whether it is still alive.
+  final class WeakReference: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var object: Observable<Int>?
+
+    init(_ object: Observable<Int>) { self.object = object }
+
+    var isAlive: Bool { lock.withLock { object != nil } }
+  }
+
+  @Test("a stream keeps its observable alive while its consumer listens, and lets it go after")
+  func theStreamKeepsTheObservableAlive() async {
+    var consumer: Consumer?
+    var reference: WeakReference?
+    do {
+      let count = Observable(0)
+      reference = WeakReference(count)
+      consumer = Consumer(count.values)
+    }
+    guard let consumer, let reference else { return }
+    await eventually { consumer.received.count >= 1 }
+    #expect(
+      reference.isAlive,
+      "nothing but the stream refers to the observable now, and its consumer still listens: the stream must keep the observable alive (capture it in onTermination), or the consumer waits forever for values nobody can send")
+    consumer.task.cancel()
+    let released = await eventually { !reference.isAlive }
+    #expect(released, "the consumer stopped, so the stream ended and must let the observable go")
   }
 
   @Test func aStreamDroppedUnreadRemovesItsObserver() async {

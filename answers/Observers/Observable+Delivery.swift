@@ -9,8 +9,10 @@
 // Make delivery serial: one thread delivers at a time, taking pending deliveries oldest first;
 // a write made meanwhile (from a callback, or from another thread) only queues its delivery and
 // returns. Walk the observers by id, looking each one up under the lock, and call it outside.
-// Skip an observer whose `seen` is already at or past the delivery's version (it registered
-// after the change), and give a delivery with `onlyTo` to that one observer only.
+// A delivery with `onlyTo` is an observer's first call: give it to that one observer, if it is
+// still registered, and to nobody else. Any other delivery skips an observer whose `seen` is
+// already at or past its version (it registered after the change). Do not apply that skip to
+// the first call: it carries the version the observer registered at, so its `seen` equals it.
 import Synchronization
 
 extension Observable {

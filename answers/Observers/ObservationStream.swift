@@ -6,14 +6,15 @@
 // ONCE, for the first change after the call, and it fires in `willSet`, before the new value is
 // stored. Code that tracks once sees the first edit and silently misses every later one.
 //
-// Build `observations(of:)`: run `read` under tracking, yield its result, and when `onChange`
-// fires, hop to the main actor (by then the change is stored), read again under a NEW tracking,
-// yield again, and so on until the consumer stops. Changes made in one main-actor turn arrive as
-// one new value.
+// `observations(of:)` is given; write `ChangeTracker.track()` (and add the macro to
+// `ProfileModel`). It runs `read` under tracking and yields the result; when `onChange` fires,
+// it hops to the main actor (by then the change is stored), reads again under a NEW tracking,
+// yields again, and so on until the consumer stops. Changes made in one main-actor turn arrive
+// as one new value.
 import Observation
 
 /// A screen's model. `@Observation.Observable` is the framework's `@Observable` macro, spelled in
-/// full because this module has its own `Observable` type.
+/// full so that no reader (and no compiler) takes it for this module's own `Observable` class.
 @Observation.Observable
 @MainActor
 public final class ProfileModel {

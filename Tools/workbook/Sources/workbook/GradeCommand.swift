@@ -21,6 +21,7 @@ enum GradeCommand {
       }
       print(Style.dim("  composes " + parts.joined(separator: ", ")))
     }
+    let previous = ownCode ? loadSummary(chapter, "starter") : nil
     guard var result = try Grader.grade([chapter], variant).first else { return false }
     if ownCode { markUntouched(&result, chapter) }
     // A compile error says nothing about which exercises pass: keep the last real result. Runs
@@ -28,6 +29,7 @@ enum GradeCommand {
     // composes (REFERENCE=...); runs of the answers or of mutants do not.
     if ownCode && result.compiled { saveSummary(result, chapter, key: "starter") }
     printTable(result, chapter)
+    if let previous, result.compiled { printRegressions(from: previous, to: result) }
     if result.allSolved {
       print(Style.green("\nAll \(chapter.exercises.count) exercises pass.") + " Next: `make walkthrough-\(chapter.number)` for the interview questions.")
       return true
@@ -39,6 +41,20 @@ enum GradeCommand {
       return result.compiled && focused.solved
     }
     return false
+  }
+
+  /// Names the exercises that passed on the last run and fail now. The change that broke one
+  /// may sit in another exercise's file: a later exercise's code runs in earlier tests too.
+  static func printRegressions(from previous: ChapterResult, to result: ChapterResult) {
+    let broken = result.exercises.filter { exercise in
+      !exercise.solved && previous.exercises.contains { $0.number == exercise.number && $0.solved }
+    }.map { String($0.number) }
+    guard !broken.isEmpty else { return }
+    let which = broken.count == 1 ? "Exercise \(broken[0]) passed" : "Exercises \(broken.joined(separator: ", ")) passed"
+    print(
+      Style.yellow(
+        "\n  \(which) on your last run and \(broken.count == 1 ? "fails" : "fail") now. Look at what you changed since, "
+          + "in any of this chapter's files: a later exercise's code runs in the earlier exercises' tests too."))
   }
 
   /// Marks the exercises whose files are unchanged from the workbook as cloned (or last pulled):
@@ -93,7 +109,9 @@ enum GradeCommand {
         note = "\(exercise.passed)/\(exercise.total) tests"
       } else if exercise.notStarted {
         mark = Style.yellow(Style.todo)
-        note = "\(exercise.passed)/\(exercise.total) tests · not started"
+        // Some tests of an untouched exercise may pass by accident (a starter's wrong answer can
+        // be right for one case) and fail again once an earlier exercise works: no count here.
+        note = "not started · \(exercise.total) tests"
       } else {
         mark = Style.red(Style.fail)
         note = "\(exercise.passed)/\(exercise.total) tests"
@@ -139,7 +157,11 @@ enum GradeCommand {
     }
     if showHint, let hint = try? HintCommand.hint(for: next.number, chapter) {
       print(Style.bold("  Hint") + Style.dim(" (more with `make hint-\(chapter.number) EXERCISE=\(next.number)`)") + ":")
-      print(indent(firstParagraph(hint), "    "))
+      let tests = Set(order.keys.map { testName($0.split(separator: ".").last.map(String.init) ?? $0) })
+      let paragraph = hintParagraph(
+        hint, failing: failures.first.map { testName($0.name) }, failingNames: Set(failures.map { testName($0.name) }),
+        testNames: tests)
+      print(indent(paragraph, "    "))
     }
     if unsolved.count > 1 {
       let others = unsolved.filter { $0.number != next.number }.map { String($0.number) }.joined(separator: ", ")
@@ -272,6 +294,30 @@ func latestModification(_ folder: String) -> Date {
     if let date = attributes?[.modificationDate] as? Date, date > latest { latest = date }
   }
   return latest
+}
+
+/// A test's function name without its argument labels: `everyChangeArrives()` → `everyChangeArrives`.
+func testName(_ name: String) -> String {
+  String(name.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+}
+
+/// The paragraph of an exercise's hint to show under a failure: the one that names the failing
+/// test; else the first that does not speak only of tests that pass already (a part that works
+/// needs no nudge); else the first.
+func hintParagraph(_ hint: String, failing: String?, failingNames: Set<String>, testNames: Set<String>) -> String {
+  let paragraphs = hint.components(separatedBy: "\n\n")
+  func tests(namedIn paragraph: String) -> Set<String> {
+    let quoted = paragraph.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+    return Set(quoted.map(testName)).intersection(testNames)
+  }
+  if let failing, let paragraph = paragraphs.first(where: { tests(namedIn: $0).contains(failing) }) {
+    return paragraph
+  }
+  let relevant = paragraphs.first { paragraph in
+    let named = tests(namedIn: paragraph)
+    return named.isEmpty || !named.isDisjoint(with: failingNames)
+  }
+  return relevant ?? firstParagraph(hint)
 }
 
 func firstParagraph(_ text: String) -> String {
