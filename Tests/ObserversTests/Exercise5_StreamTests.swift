@@ -110,7 +110,8 @@ struct Exercise5_StreamTests {
     await eventually { consumer.received.count >= 1 }
     #expect(
       reference.isAlive,
-      "nothing but the stream refers to the observable now, and its consumer still listens: the stream must keep the observable alive (capture it in onTermination), or the consumer waits forever for values nobody can send")
+      "nothing but the stream refers to the observable now, and its consumer still listens: the stream must keep the observable alive (capture it in onTermination), or the consumer waits forever for values nobody can send"
+    )
     consumer.task.cancel()
     let released = await eventually { !reference.isAlive }
     #expect(released, "the consumer stopped, so the stream ended and must let the observable go")
