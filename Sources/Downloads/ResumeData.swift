@@ -42,7 +42,9 @@ public struct ResumeData: Sendable, Equatable, Codable {
   ///
   /// A 206 that starts exactly at `bytesOnDisk` continues there. A 200 is the whole file (the
   /// server ignored the range, or the file changed): start again from 0. A 206 that starts
-  /// anywhere else would corrupt the file: throws `DownloadError.unexpectedRange`.
+  /// anywhere else would corrupt the file: throws `DownloadError.unexpectedRange(expected:
+  /// bytesOnDisk, got: response.rangeStart)`. Any other status throws `DownloadError.httpStatus` with
+  /// that status (a 416, say: the range no longer fits the file).
   public func offset(for response: TransferResponse) throws -> Int64 {
     0
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Waits until `condition` holds and says whether it did.
 ///
 /// The code under test runs on other threads; a test waits for it to reach a known point (callers
@@ -6,13 +8,14 @@
 /// other threads, never for a backoff or a TTL (those run on a `ManualClock`). It gives up at once
 /// when `giveUp` returns true, for example when every task under test has already finished, as
 /// unfinished starter code does. Conditions run on the caller's actor, so a main-actor test reads
-/// main-actor state from the main actor.
+/// main-actor state from the main actor. Under the thread sanitizer, which makes every thread
+/// several times slower, each timeout is four times as long.
 @discardableResult
 public func eventually(
   within timeout: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation,
   giveUp: () async -> Bool = { false }, _ condition: () async -> Bool
 ) async -> Bool {
-  let deadline = ContinuousClock.now.advanced(by: timeout)
+  let deadline = ContinuousClock.now.advanced(by: timeout * sanitizerSlowdown)
   var attempt = 0
   while ContinuousClock.now < deadline {
     if await condition() { return true }
@@ -26,3 +29,7 @@ public func eventually(
   }
   return await condition()
 }
+
+/// How much longer a wait for other threads may take: 4 under the thread sanitizer (both
+/// `make sanitize` and `SANITIZE=1` set `TSAN_OPTIONS`), else 1.
+let sanitizerSlowdown = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? 1 : 4

@@ -154,27 +154,5 @@
         #expect(content == ScriptedTransport.content(size: Self.size), "the restarted file should be exact, byte for byte")
       }
     }
-
-    @Test("two callers of the same URL through DownloadManager make one request to the server")
-    func managerSharesOneRequest() async throws {
-      let server = try PracticeServer.started()
-      defer { server.stop() }
-      try await withTemporaryDirectory("downloads") { directory in
-        let url = try fileURL(server, "shared.bin", query: Self.throttle)
-        let manager = DownloadManager(downloader: downloader(), directory: directory.url)
-        let first = Task { try await manager.download(url) }
-        let joined = await eventually { await manager.joiners(of: url) == 1 }
-        if !joined { _ = try await first.value }
-        try #require(joined, "the first caller should be waiting for its transfer")
-        let second = Task { try await manager.download(url) }
-        let (a, b) = (try await first.value, try await second.value)
-        #expect(a == b, "both callers should get the same file: \(a.path) and \(b.path)")
-        #expect(
-          server.requestCount("/files/shared.bin") == 1,
-          "the second caller should join the running transfer, not send its own request; the server saw \(server.requestCount("/files/shared.bin"))"
-        )
-        #expect(try Data(contentsOf: a) == ScriptedTransport.content(size: Self.size), "the shared file should be exact, byte for byte")
-      }
-    }
   }
 #endif

@@ -27,13 +27,14 @@ struct Exercise7_DownloadManagerTests {
   {
     let tasks = (0..<count).map { _ in Task { try await manager.download(url) } }
     let joined = await eventually(within: .seconds(5)) { await manager.joiners(of: url) == count && clock.sleepers == 1 }
+    let held = clock.sleepers
     if !joined {
       // Never wait here for tasks that may be held on the clock: release and cancel them.
       for task in tasks { task.cancel() }
       clock.advance(by: .seconds(1))
     }
     let waiting = await manager.joiners(of: url)
-    try #require(joined, "\(count) callers should wait on one held transfer; \(waiting) do")
+    try #require(joined, "\(count) callers should wait on one held transfer; \(waiting) wait, on \(held) held transfers")
     return tasks
   }
 

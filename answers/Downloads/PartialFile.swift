@@ -71,7 +71,9 @@ public struct PartialFile: Sendable, Hashable, Codable {
   /// Moves the complete file to `destination` in one step and returns the destination.
   ///
   /// `.replace` renames over an existing file (atomic); `.fail` throws
-  /// `DownloadError.destinationExists` and leaves both files as they are.
+  /// `DownloadError.destinationExists` and leaves both files as they are. `FileManager.moveItem`
+  /// refuses to overwrite, and removing the old file first leaves a moment with no file at all:
+  /// POSIX `rename` replaces in one step.
   public func commit(policy: ExistingFilePolicy) throws -> URL {
     switch policy {
     case .fail:
