@@ -111,7 +111,7 @@ enum GradeCommand {
         mark = Style.yellow(Style.todo)
         // Some tests of an untouched exercise may pass by accident (a starter's wrong answer can
         // be right for one case) and fail again once an earlier exercise works: no count here.
-        note = "not started · \(exercise.total) tests"
+        note = "not started · \(exercise.total) test\(exercise.total == 1 ? "" : "s")"
       } else {
         mark = Style.red(Style.fail)
         note = "\(exercise.passed)/\(exercise.total) tests"

@@ -137,8 +137,8 @@ enum Grader {
             let message =
               single.timedOut
               ? "this exercise's tests did not finish (a deadlock, or a continuation never resumed?)"
-              : "\(stopReason(single.output)) in this exercise's tests:\n" + crashSummary(single.output)
-                + (raced(single.output) ? "" : crashAdvice)
+              : "\(stopReason(single.output)) in this exercise's tests\(runningNote(single.output)):\n"
+                + crashSummary(single.output) + (raced(single.output) ? "" : crashAdvice(single.output))
             cases.append(
               TestCase(
                 suite: "\(chapter.module)Tests.Exercise\(exercise.number)_", name: "(whole exercise)",
@@ -179,11 +179,38 @@ enum Grader {
     raced(output) ? "the thread sanitizer found a data race" : "the test process crashed"
   }
 
-  /// A crash with no message of the learner's is most often two threads in one data structure.
-  static let crashAdvice =
-    "\n(A crash with no message of yours, such as a bad pointer, is often a data race: two threads "
-    + "changed the same dictionary or array at once. Check that every access to shared state goes "
-    + "through its lock, actor or queue.)"
+  /// What a crash most likely was. A trap (illegal instruction) is Swift stopping on purpose at
+  /// the line named: an overflow, an index out of range, a nil force-unwrapped. A bad pointer with
+  /// no message of the learner's is most often two threads in one data structure.
+  static func crashAdvice(_ output: String) -> String {
+    let trapped =
+      output.contains("Illegal instruction") || output.contains("Trace/breakpoint trap") || output.contains("Fatal error")
+    if trapped {
+      return "\n(Swift stopped the program on purpose at the line above: an arithmetic overflow, an index "
+        + "out of range, or a force-unwrapped nil. The test's own message could not be shown: it had not "
+        + "been checked yet.)"
+    }
+    return "\n(A crash with no message of yours, such as a bad pointer, is often a data race: two threads "
+      + "changed the same dictionary or array at once. Check that every access to shared state goes "
+      + "through its lock, actor or queue.)"
+  }
+
+  /// Names the tests that had started and not ended when the process stopped: one of them did it.
+  static func runningNote(_ output: String) -> String {
+    var running: [String] = []
+    for line in output.components(separatedBy: "\n") {
+      guard let range = line.range(of: "Test ") else { continue }
+      let rest = line[range.upperBound...]
+      if let end = rest.range(of: " started.") {
+        running.append(String(rest[..<end.lowerBound]))
+      } else if let end = rest.range(of: " passed after") ?? rest.range(of: " failed after") ?? rest.range(of: " skipped") {
+        let name = String(rest[..<end.lowerBound])
+        running.removeAll { $0 == name }
+      }
+    }
+    guard !running.isEmpty else { return "" }
+    return ", while running " + running.suffix(3).joined(separator: ", ")
+  }
 
   /// Warnings in the learner's own files, shown after a successful build: in a concurrency
   /// chapter a Sendable warning is often the bug.
