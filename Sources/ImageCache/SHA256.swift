@@ -28,6 +28,14 @@ public enum SHA256 {
     hexDigest(Array(key.utf8))
   }
 
+  // The functions of FIPS 180-4, section 4.1.2, on 32-bit words (rotr: rotate right; >>: shift):
+  //   Ch(x, y, z) = (x & y) ^ (~x & z)            Maj(x, y, z) = (x & y) ^ (x & z) ^ (y & z)
+  //   Σ0(x) = rotr(x, 2) ^ rotr(x, 13) ^ rotr(x, 22)    Σ1(x) = rotr(x, 6) ^ rotr(x, 11) ^ rotr(x, 25)
+  //   σ0(x) = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)       σ1(x) = rotr(x, 17) ^ rotr(x, 19) ^ (x >> 10)
+  // One round t, over the working variables a…h (all additions wrap):
+  //   t1 = h + Σ1(e) + Ch(e, f, g) + roundConstants[t] + w[t];  t2 = Σ0(a) + Maj(a, b, c)
+  //   then h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2.
+
   // The first 32 bits of the fractional parts of the square roots of the first 8 primes, and of
   // the cube roots of the first 64 primes (FIPS 180-4, section 4.2.2 and 5.3.3).
   private static let initialHash: [UInt32] = [

@@ -142,6 +142,52 @@ struct Exercise5_SingleFlightStoreTests {
     #expect(afterNew == 2, "the newer creation's value should be the one stored")
   }
 
+  @Test("a creation that fails after a remove does not clear the newer one")
+  func aStaleFailureDoesNotClearANewerCreation() async throws {
+    let clock = ManualClock()
+    let store = SingleFlightStore<String, Int>()
+    let finished = Counter()
+    let newCalls = Counter()
+    let old = Task {
+      defer { finished.increment() }
+      return try await store.value(for: "k") {
+        try await clock.sleep(for: .seconds(1))
+        throw Offline()
+      }
+    }
+    await clock.waitForSleepers(1) { finished.value == 1 }
+    await store.remove("k")
+    let new = Task {
+      defer { finished.increment() }
+      return try await store.value(for: "k") {
+        newCalls.increment()
+        try await clock.sleep(for: .seconds(5))
+        return 2
+      }
+    }
+    await clock.waitForSleepers(2) { finished.value == 2 }
+    clock.advance(by: .seconds(1))
+    await #expect(throws: Offline.self, "the first caller gets its own factory's error") { try await old.value }
+    // A third caller while the newer creation still runs: it should wait for that one.
+    let started = Counter()
+    let third = Task {
+      started.increment()
+      return try await store.value(for: "k") {
+        newCalls.increment()
+        return 3
+      }
+    }
+    while started.value < 1 { await Task.yield() }
+    for _ in 0..<500 { await Task.yield() }
+    clock.advance(by: .seconds(5))
+    #expect(try await new.value == 2)
+    let thirdValue = try await third.value
+    #expect(
+      thirdValue == 2 && newCalls.value == 1,
+      "the old attempt failed after a remove, while a newer creation was running: its failure must leave the newer entry alone, so a third caller waits for it; instead the factory ran \(newCalls.value) times and the third caller got \(thirdValue)"
+    )
+  }
+
   @Test func removeForgetsTheValue() async throws {
     let store = SingleFlightStore<String, Int>()
     _ = try await store.value(for: "k") { 1 }

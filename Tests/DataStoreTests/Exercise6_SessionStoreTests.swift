@@ -27,6 +27,10 @@ struct Exercise6_SessionStoreTests {
         session == Session(userID: "u-1", accessToken: "access-1", refreshToken: "refresh-1", preferences: ["theme": "dark"]),
         "a new store reading the same file should see the saved session, got \(session)")
       #expect(session.isLoggedIn)
+      try await relaunched.login(userID: "u-2", accessToken: "access-2", refreshToken: "refresh-2")
+      #expect(
+        await relaunched.snapshot().preferences == ["theme": "dark"],
+        "signing another user in changes who is signed in, not the app's preferences: login keeps them")
     }
   }
 
@@ -62,25 +66,29 @@ struct Exercise6_SessionStoreTests {
   }
 
   @Test(arguments: [
-    Data(#"{"userID":"u-1","accessTok"#.utf8),  // truncated by a crash mid-write
-    Data([0xFF, 0x00, 0x13, 0x37]),  // not text at all
-    Data(#"{"userID": 42}"#.utf8),  // valid JSON, wrong shape
+    ("a file truncated by a crash mid-write", Data(#"{"userID":"u-1","accessTok"#.utf8)),
+    ("a file that is not text at all", Data([0xFF, 0x00, 0x13, 0x37])),
+    ("valid JSON of the wrong shape", Data(#"{"userID": 42}"#.utf8)),
   ])
-  func aCorruptFileIsKeptAsideAndTheSessionStartsEmpty(bytes: Data) async throws {
+  func aCorruptFileIsKeptAsideAndTheSessionStartsEmpty(kind: String, bytes: Data) async throws {
     try await withTemporaryDirectory("session") { directory in
       let file = directory.file("session.json")
-      try bytes.write(to: file)
       let store = SessionStore(fileURL: file)
+      // Signed in first: a load that finds a corrupt file must also forget the session in memory.
+      try await store.login(userID: "u-0", accessToken: "a-0", refreshToken: "r-0")
+      try bytes.write(to: file)
       do {
         try await store.load()
-        Issue.record("load() of a corrupt file should throw SessionStoreError.corruptFile")
+        Issue.record("load() of \(kind) should throw SessionStoreError.corruptFile")
       } catch SessionStoreError.corruptFile(let kept) {
-        #expect(try Data(contentsOf: kept) == bytes, "the unreadable bytes should be kept, unchanged, at the URL the error names")
-        #expect(kept.deletingLastPathComponent().standardizedFileURL == directory.url.standardizedFileURL, "keep the bad file next to the original")
+        #expect(try Data(contentsOf: kept) == bytes, "\(kind): the unreadable bytes should be kept, unchanged, at the URL the error names")
+        #expect(
+          kept.standardizedFileURL == directory.file("session.json.corrupt").standardizedFileURL,
+          "\(kind): keep the bad file next to the original, as session.json.corrupt; kept at \(kept.lastPathComponent)")
       } catch {
-        Issue.record("load() threw \(error); expected SessionStoreError.corruptFile")
+        Issue.record("load() of \(kind) threw \(error); expected SessionStoreError.corruptFile")
       }
-      #expect(await store.snapshot() == .empty, "after a corrupt file the session should be empty")
+      #expect(await store.snapshot() == .empty, "\(kind): after load() finds a corrupt file the session should be empty, even if one was signed in before")
       try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
       let relaunched = SessionStore(fileURL: file)
       try await relaunched.load()

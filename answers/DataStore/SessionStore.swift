@@ -22,8 +22,9 @@ public actor SessionStore {
   ///
   /// A missing file means nobody has signed in: the session is empty and no error is thrown.
   /// A file that does not decode (truncated, corrupt, from an incompatible version) is moved
-  /// next to itself with a `.corrupt` suffix, the session becomes empty, and
-  /// `SessionStoreError.corruptFile` tells the caller where the old bytes are.
+  /// next to itself with a `.corrupt` suffix (`session.json` → `session.json.corrupt`, replacing
+  /// an older copy there), the session becomes empty, and `SessionStoreError.corruptFile` tells
+  /// the caller where the old bytes are. If the move itself fails, `.writeFailed` says so.
   public func load() throws(SessionStoreError) {
     let data: Data
     do {
@@ -61,7 +62,8 @@ public actor SessionStore {
     try save(next)
   }
 
-  /// Replaces the tokens after a refresh and saves them.
+  /// Replaces the tokens after a refresh and saves them. Throws `.notLoggedIn` when nobody is
+  /// signed in (`isLoggedIn` is false): a refresh that lands after a logout must not sign back in.
   public func updateTokens(accessToken: String, refreshToken: String) throws(SessionStoreError) {
     guard session.isLoggedIn else { throw .notLoggedIn }
     var next = session

@@ -2,11 +2,12 @@
 //
 // A cache needs two numbers about an image before it decodes a single pixel: its width and its
 // height, because decoded memory is width × height × 4 bytes whatever the file size. Read them
-// from the PNG, GIF and JPEG headers in `HeaderImageDecoder.decode(_:)`. Never trap on bad input:
-// data that starts like one of the three formats but ends too early (a strict prefix of a
+// from the PNG, GIF and JPEG headers in `HeaderImageDecoder.decode(_:)`, and make
+// `DecodedImage.cost` width × height × 4, saturating. Never trap on bad input: data that starts
+// like one of the three formats but whose bytes run out too early (a strict prefix of a
 // signature, or a header cut short) is `.truncated`; data that matches no signature, empty data
-// included, is `.notAnImage`, and so is a whole JPEG without a frame header; absurd dimensions
-// are typed errors too.
+// included, is `.notAnImage`, and so is a JPEG that reaches its end-of-image (FF D9) or
+// start-of-scan (FF DA) marker before any frame header; absurd dimensions are typed errors too.
 import Foundation
 import Workbook
 
