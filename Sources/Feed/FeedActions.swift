@@ -7,6 +7,9 @@
 // A comment is not idempotent: sent twice, it is posted twice. So the comment gets one
 // idempotency key when the user taps "Send", and every retry of that comment reuses it; the
 // server recognises the key and returns the first comment instead of creating another.
+//
+// Implement `toggleLike` and `comment`, and the two repository changes at the bottom of this
+// file: each one reads and writes a post in one call on the repository's actor.
 import Foundation
 import Workbook
 
@@ -42,8 +45,26 @@ public actor FeedActions {
   /// Posts a comment, retrying failures up to `maximumCommentAttempts` times with one
   /// idempotency key, so the server keeps at most one copy however many attempts reach it.
   ///
-  /// Being offline is not retried (the next attempt would fail the same way at once).
+  /// Being offline is not retried (the next attempt would fail the same way at once). Once the
+  /// server has accepted the comment, the post's `commentCount` goes up by one: not before, since
+  /// a comment, unlike a like, is not shown until it exists.
   public func comment(_ text: String, on postID: String) async throws(FeedError) -> Comment {
     throw .failed(reason: NotImplemented("FeedActions.comment").description)
+  }
+}
+
+/// Changes an action makes to a post in one step on the repository's actor: a read, then an
+/// `update` in a second call, would let another change land between the two and be overwritten.
+extension FeedRepository {
+  /// Puts `previous` back, but only while the post is still the `optimistic` copy: a change that
+  /// replaced it meanwhile (a refresh, the server's answer to another tap) owns the post now.
+  func rollBack(postID: String, from optimistic: Post, to previous: Post) {
+    // The naive version: puts `previous` back whatever happened meanwhile. Replace it.
+    update(previous)
+  }
+
+  /// Adds one to the post's comment count, if the post is in the feed.
+  func countComment(on postID: String) {
+    // Counts nothing yet. Replace this.
   }
 }

@@ -59,10 +59,30 @@ struct Exercise1_FeedRepositoryTests {
     // Two new posts arrive at the top; the cursor still points after p19, so nothing shifts.
     // But a server that paginates by offset would now repeat p18 and p19: simulate that page.
     await repository.replace(with: FeedPage(posts: Array((await repository.posts).prefix(20)), nextCursor: "after:p17"))
+    // Meanwhile p18 was liked by others: the page brings a newer copy of it.
+    api.state.withLock { $0.posts[18].likeCount = 99 }
     let added = try await repository.loadNextPage()
     let ids = await repository.posts.map(\.id)
     #expect(Set(ids).count == ids.count, "every post should appear once; duplicates: \(ids.filter { id in ids.filter { $0 == id }.count > 1 })")
     #expect(!added.contains { $0.id == "p18" || $0.id == "p19" }, "p18 and p19 were already in the feed: they are not new")
+    let p18 = await repository.post(id: "p18")
+    #expect(
+      p18?.likeCount == 99,
+      "a post seen twice keeps its place and takes the newer copy: the page says p18 has 99 likes, the feed shows \(p18.map { String($0.likeCount) } ?? "no p18")"
+    )
+  }
+
+  @Test func updateReplacesOnePostAndIgnoresUnknownIDs() async throws {
+    let repository = FeedRepository(api: ScriptedFeedAPI(postCount: 20), pageSize: 20)
+    try await repository.loadNextPage()
+    var liked = try #require(await repository.post(id: "p3"))
+    liked.likedByMe = true
+    liked.likeCount += 1
+    await repository.update(liked)
+    #expect(await repository.post(id: "p3") == liked, "update should replace the stored copy of p3")
+    #expect(await repository.posts.map(\.id) == (0..<20).map { "p\($0)" }, "update changes a post in place, never the order or the count")
+    await repository.update(ScriptedFeedAPI.post(500))
+    #expect(await repository.posts.count == 20, "update of a post that is not in the feed is ignored, not appended")
   }
 
   @Test func aFailedPageIsRetriedWithTheSameCursor() async throws {

@@ -97,6 +97,23 @@ struct Exercise3_FeedImagesTests {
     await images.prefetcher.stop()
   }
 
+  @Test("a memory warning stops prefetching and forgets the window")
+  func aMemoryWarningStopsPrefetching() async throws {
+    let clock = ManualClock()
+    let server = ImageServer(clock: clock)
+    let images = FeedImages(loader: ImageLoader(fetch: server.fetch(), diskCache: nil), lookahead: 5, maxConcurrentPrefetches: 2)
+    await images.visibleRowsChanged(0..<1, of: Self.posts(10, withoutImage: []))
+    await clock.waitForSleepers(2)
+    await images.handleMemoryWarning()
+    #expect(await images.prefetching.isEmpty, "after a memory warning nothing is ahead any more: forget the window")
+    let pending = await images.prefetcher.pendingCount
+    let running = await images.prefetcher.runningCount
+    #expect(
+      pending == 0 && running == 0,
+      "a memory warning must stop the prefetcher too (the app is short of memory: this is no time to load images nobody sees); \(pending) queued, \(running) running"
+    )
+  }
+
   @Test func aMemoryWarningPurgesMemoryOnly() async throws {
     try await withTemporaryDirectory { directory in
       let server = ImageServer()

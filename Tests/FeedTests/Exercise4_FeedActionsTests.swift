@@ -44,6 +44,40 @@ struct Exercise4_FeedActionsTests {
       "the server refused the like: the post must go back to exactly what it was, or the user sees a like that does not exist")
   }
 
+  @Test("a like that fails after a newer change leaves the newer change in place")
+  func aRollBackLeavesANewerChangeAlone() async throws {
+    let clock = ManualClock()
+    let repository = try await loadedFeed(ScriptedFeedAPI(postCount: 20))
+    let slow = ScriptedFeedAPI(postCount: 20, clock: clock)
+    slow.setLikeFailure(URLError(.badServerResponse))
+    let actions = FeedActions(api: slow, repository: repository)
+    let like = Task { try await actions.toggleLike(postID: "p4") }
+    await clock.waitForSleepers(1)
+    // While the like is in flight, a refresh brings a newer copy of the post.
+    var newer = try #require(await repository.post(id: "p4"))
+    newer.text = "edited by its author"
+    newer.likeCount = 40
+    await repository.update(newer)
+    clock.advance(by: .seconds(1))
+    await #expect(throws: FeedError.self, "the refused like is still reported") { try await like.value }
+    let now = await repository.post(id: "p4")
+    #expect(
+      now == newer,
+      "the like failed, but a newer copy had replaced the optimistic one meanwhile: that copy owns the post now, and rolling back over it loses the edit; found \(String(describing: now))"
+    )
+  }
+
+  @Test("a like refused while offline is reported as .offline")
+  func aLikeWhileOfflineIsReportedAsOffline() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    api.setLikeFailure(URLError(.notConnectedToInternet))
+    let actions = FeedActions(api: api, repository: repository)
+    await #expect(throws: FeedError.offline, "no connection should reach the screen as .offline (map errors with FeedError(error))") {
+      try await actions.toggleLike(postID: "p5")
+    }
+  }
+
   @Test func unlikingALikedPostCountsDown() async throws {
     let api = ScriptedFeedAPI(postCount: 20)
     let repository = try await loadedFeed(api)
@@ -80,6 +114,19 @@ struct Exercise4_FeedActionsTests {
     }
     #expect(api.commentKeys.count == 3, "maximumCommentAttempts is 3: expected 3 attempts, got \(api.commentKeys.count)")
     #expect(await repository.post(id: "p5")?.commentCount == 0, "a comment that failed must not be counted")
+  }
+
+  @Test("a comment made offline is tried once: the next attempt would fail the same way")
+  func anOfflineCommentIsNotRetried() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    api.failComments(with: URLError(.notConnectedToInternet))
+    let actions = FeedActions(api: api, repository: repository, maximumCommentAttempts: 3)
+    await #expect(throws: FeedError.offline, "the comment should fail as .offline") {
+      try await actions.comment("hello", on: "p6")
+    }
+    #expect(api.commentKeys.count == 1, "being offline is not retried; the API saw \(api.commentKeys.count) attempts")
+    #expect(await repository.post(id: "p6")?.commentCount == 0, "a comment that was never accepted must not be counted")
   }
 
   @Test func twoCommentsGetTwoKeys() async throws {

@@ -17,6 +17,8 @@ final class ScriptedFeedAPI: FeedAPI {
     var commentKeys: [String] = []
     /// The next n comment requests are stored but answered with a lost connection.
     var lostCommentResponses = 0
+    /// Every comment request fails with this, before anything is stored.
+    var commentFailure: (any Error)?
   }
 
   let state: Mutex<State>
@@ -43,6 +45,7 @@ final class ScriptedFeedAPI: FeedAPI {
   func failNext(_ error: any Error) { state.withLock { $0.failures.append(error) } }
   func setLikeFailure(_ error: (any Error)?) { state.withLock { $0.likeFailure = error } }
   func loseCommentResponses(_ count: Int) { state.withLock { $0.lostCommentResponses = count } }
+  func failComments(with error: (any Error)?) { state.withLock { $0.commentFailure = error } }
   /// Puts `posts` at the top of the feed, as if they were just published.
   func publish(_ posts: [Post]) { state.withLock { $0.posts.insert(contentsOf: posts, at: 0) } }
 
@@ -90,6 +93,7 @@ final class ScriptedFeedAPI: FeedAPI {
     try await wait()
     return try state.withLock { state in
       state.commentKeys.append(idempotencyKey)
+      if let failure = state.commentFailure { throw failure }
       let comment = state.comments[idempotencyKey] ?? Comment(id: "c\(state.comments.count + 1)", postID: postID, text: text)
       state.comments[idempotencyKey] = comment
       if state.lostCommentResponses > 0 {

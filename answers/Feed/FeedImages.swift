@@ -1,10 +1,12 @@
 // Exercise 3 — Images ahead of the scroll (intermediate)
 //
 // When rows scroll into view their images should already be in memory. Tell chapter 4's
-// prefetcher about the images of the next `lookahead` posts below the visible rows (nearest
-// first; posts without an image are skipped), and cancel the prefetches of posts that are no
-// longer ahead, so a fast fling does not leave a queue of images nobody will see. The prefetcher
-// already bounds its concurrency and skips what is cached or loading: do not re-implement that.
+// prefetcher about the images of the next `lookahead` posts below the visible rows, nearest
+// first: the posts at `visible.upperBound ..< visible.upperBound + lookahead`, clamped to the
+// feed. A post in that window without an image adds nothing (the window does not grow to make
+// up for it). Cancel the prefetches of posts that are no longer ahead, so a fast fling does
+// not leave a queue of images nobody will see. The prefetcher already bounds its concurrency
+// and skips what is cached or loading: do not re-implement that.
 //
 // On a memory warning, purge the memory tier only and stop prefetching: the disk tier costs no
 // RAM, and it is what makes the next scroll cheap.
