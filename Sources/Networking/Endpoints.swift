@@ -8,7 +8,9 @@
 import Foundation
 import Workbook
 
-/// Where the API lives. Each base URL carries the `/v1` prefix every path is appended to.
+/// Where the API lives. Each base URL carries the `/v1` prefix every path is appended to:
+/// production is `https://api.example.com/v1`; staging and development are hosts of their own
+/// (say `https://staging.api.example.com/v1` and a local port), never production's.
 public enum APIEnvironment: Sendable, Equatable {
   case development
   case staging
@@ -84,6 +86,26 @@ struct TextBody: Encodable, Sendable {
 }
 
 /// Every endpoint of the API.
+///
+/// | case | method | path | query | token |
+/// |---|---|---|---|---|
+/// | `login` | POST | `/auth/login` | | no |
+/// | `register` | POST | `/auth/register` | | no |
+/// | `refresh` | POST | `/auth/refresh` | | no |
+/// | `logout` | POST | `/auth/logout` | | yes |
+/// | `profile` | GET | `/users/me` | | yes |
+/// | `updateProfile` | PUT | `/users/me` | | yes |
+/// | `uploadAvatar` | POST | `/users/me/avatar` (multipart, one file part) | | yes |
+/// | `posts` | GET | `/posts` | `page`, `limit` | yes |
+/// | `post` | GET | `/posts/{id}` | | yes |
+/// | `createPost` | POST | `/posts` | | yes |
+/// | `updatePost` | PUT | `/posts/{id}` | | yes |
+/// | `deletePost` | DELETE | `/posts/{id}` | | yes |
+/// | `search` | GET | `/search` | `q` | yes |
+/// | `custom` | its own | its own | its own | its own |
+///
+/// Bodies are JSON in the API's conventions (`JSONCoding`): login and register send their
+/// fields, refresh sends `refresh_token`, a profile or post update sends `name` or `text`.
 public enum API: TargetType {
   case login(email: String, password: String)
   case register(name: String, email: String, password: String)
@@ -133,7 +155,9 @@ public enum API: TargetType {
     false
   }
 
-  /// A response the real server could send, in its JSON conventions.
+  /// A response the real server could send, in its JSON conventions (snake_case keys such as
+  /// `like_count` and `image_url`). The profile sample is a user named Ada, like the one
+  /// `examples` registers.
   public var sampleData: Data {
     Data()
   }

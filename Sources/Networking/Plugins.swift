@@ -127,8 +127,9 @@ public enum Redactor {
     url.absoluteString
   }
 
-  /// A body for the log: JSON with secret fields masked at any depth, or only its size when it
-  /// is not JSON (it could be a form or a file, and nobody checked it for secrets).
+  /// A body for the log: JSON with secret fields masked at any depth (compact, keys sorted), or
+  /// only its size, as `<N bytes>`, when it is not a JSON object or array (it could be a form or
+  /// a file, and nobody checked it for secrets). An empty body is "".
   public static func body(_ data: Data) -> String {
     String(decoding: data, as: UTF8.self)
   }
@@ -138,7 +139,9 @@ public enum Redactor {
   }
 }
 
-/// Logs every attempt and its result, one line per fact, with every secret redacted.
+/// Logs every attempt and its result, one line per fact, with every secret redacted: the method
+/// and URL (through `Redactor.url`), each header as `Name: value`, and the body through
+/// `Redactor.body`.
 public struct LoggingPlugin: NetworkPlugin {
   private let sink: @Sendable (String) -> Void
 

@@ -12,7 +12,7 @@ import WorkbookTesting
 struct Exercise2_RequestBuilderTests {
   let builder = RequestBuilder(baseURL: URL(string: "https://api.example.com/v1")!)
 
-  struct Draft: Encodable, Sendable {
+  struct Draft: Codable, Equatable, Sendable {
     var postTitle: String
     var publishAt: Date
   }
@@ -73,7 +73,9 @@ struct Exercise2_RequestBuilderTests {
     let body = String(decoding: request.httpBody ?? Data(), as: UTF8.self)
     #expect(
       body == #"{"post_title":"Hi","publish_at":"2024-05-01T12:00:00Z"}"#,
-      "JSON bodies use snake_case keys and ISO-8601 dates, got \(body)")
+      "JSON bodies use snake_case keys, ISO-8601 dates and sorted keys (so one value always gives the same bytes), got \(body)")
+    let decoded = try? JSONCoding.decoder().decode(Draft.self, from: Data(body.utf8))
+    #expect(decoded == draft, "the decoder should read the same conventions back (snake_case keys, ISO-8601 dates), got \(String(describing: decoded))")
     #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json", "a JSON body needs its Content-Type")
     #expect(request.value(forHTTPHeaderField: "Idempotency-Key") == "k-1", "the idempotency key travels as the Idempotency-Key header")
   }

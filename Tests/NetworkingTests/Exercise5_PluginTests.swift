@@ -69,7 +69,7 @@ struct Exercise5_PluginTests {
   func logsAreRedacted() {
     let lines = Recorder<String>()
     let logger = LoggingPlugin { lines.append($0) }
-    var request = URLRequest(url: URL(string: "https://api.example.com/v1/login?Access_Token=SECRET-Q1&page=2&email=ada%40mail.test")!)
+    var request = URLRequest(url: URL(string: "https://api.example.com/v1/login?Access_Token=SECRET-Q1&page=2&email=SECRET-Q2%40mail.test")!)
     request.httpMethod = "POST"
     request.setValue("Bearer SECRET-H1", forHTTPHeaderField: "authorization")
     request.setValue("session=SECRET-H2", forHTTPHeaderField: "COOKIE")
@@ -94,6 +94,14 @@ struct Exercise5_PluginTests {
     #expect(text.contains("page=2"), "harmless query items are logged as they are:\n\(text)")
     #expect(text.contains("\"name\":\"Ada\""), "harmless body fields are logged as they are:\n\(text)")
     #expect(text.contains("POST"), "the method is logged")
+  }
+
+  @Test("a body that is not JSON is logged as its size only: nobody checked it for secrets")
+  func aBodyThatIsNotJSONIsLoggedAsItsSize() {
+    let form = Data("user=ada&password=SECRET-F1".utf8)
+    let logged = Redactor.body(form)
+    #expect(!logged.contains("SECRET"), "a form body reached the log: \(logged)")
+    #expect(logged == "<\(form.count) bytes>", "a body that is not a JSON object or array is logged as <N bytes>, got \(logged)")
   }
 
   @Test func redactorHeadersIgnoreLetterCase() {

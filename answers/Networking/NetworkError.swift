@@ -89,7 +89,8 @@ public enum NetworkError: Error, Equatable, Sendable {
 extension NetworkError {
   /// Maps a `URLError` onto the cases the app acts on.
   ///
-  /// No connection at all means `.offline`; a timeout `.timeout`; a cancelled task `.cancelled`;
+  /// No connection at all (`.notConnectedToInternet`, `.dataNotAllowed`,
+  /// `.internationalRoamingOff`) means `.offline`; a timeout `.timeout`; a cancelled task `.cancelled`;
   /// everything else (a dropped connection, DNS, TLS) stays a `.transport` with its code.
   public init(_ error: URLError) {
     switch error.code {
@@ -105,7 +106,8 @@ extension NetworkError {
   }
 
   /// Maps any error thrown while sending or decoding. A `NetworkError` passes through unchanged,
-  /// `CancellationError` becomes `.cancelled`, a `DecodingError` becomes `.decoding`.
+  /// `CancellationError` becomes `.cancelled`, a `DecodingError` becomes `.decoding`, and any
+  /// other error `.transport(.unknown)`.
   public init(mapping error: any Error) {
     switch error {
     case let error as NetworkError: self = error

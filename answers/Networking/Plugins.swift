@@ -147,8 +147,9 @@ public enum Redactor {
     return String(text[...question]) + masked.joined(separator: "&") + String(text[fragmentStart...])
   }
 
-  /// A body for the log: JSON with secret fields masked at any depth, or only its size when it
-  /// is not JSON (it could be a form or a file, and nobody checked it for secrets).
+  /// A body for the log: JSON with secret fields masked at any depth (compact, keys sorted), or
+  /// only its size, as `<N bytes>`, when it is not a JSON object or array (it could be a form or
+  /// a file, and nobody checked it for secrets). An empty body is "".
   public static func body(_ data: Data) -> String {
     guard !data.isEmpty else { return "" }
     guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
@@ -172,7 +173,9 @@ public enum Redactor {
   }
 }
 
-/// Logs every attempt and its result, one line per fact, with every secret redacted.
+/// Logs every attempt and its result, one line per fact, with every secret redacted: the method
+/// and URL (through `Redactor.url`), each header as `Name: value`, and the body through
+/// `Redactor.body`.
 public struct LoggingPlugin: NetworkPlugin {
   private let sink: @Sendable (String) -> Void
 

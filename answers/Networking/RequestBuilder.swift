@@ -22,7 +22,8 @@ public enum RequestBody: Sendable {
   case multipart(MultipartFormData)
 }
 
-/// The JSON conventions of the API: snake_case keys and ISO-8601 dates, both ways.
+/// The JSON conventions of the API: snake_case keys and ISO-8601 dates, both ways, and the
+/// encoder sorts keys, so one value always gives the same bytes (for signatures, caches, tests).
 public enum JSONCoding {
   public static func encoder() -> JSONEncoder {
     let encoder = JSONEncoder()
@@ -113,7 +114,7 @@ public struct RequestBuilder: Sendable {
   static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
   /// The URL of `target`: base URL, its path prefix kept, the target's path, and the query
-  /// percent-encoded and sorted by name (then value), so equal targets give equal URLs.
+  /// percent-encoded and sorted by name, so equal targets give equal URLs.
   ///
   /// Throws `.badURL` when the base URL has no scheme or host, or the path carries `?` or `#`.
   public func url(for target: some TargetType) throws(NetworkError) -> URL {
