@@ -4,7 +4,8 @@
 // operations run, orders ready ones by `queuePriority`, and honours dependencies. A download is
 // asynchronous, so the operation must tell the queue itself when it starts and when it is really
 // finished, through the `isExecuting` and `isFinished` key paths. Override `start`, `cancel`,
-// `isAsynchronous`, `isExecuting` and `isFinished`, and make `DownloadQueue.make` limit the queue.
+// `isAsynchronous`, `isExecuting` and `isFinished`; set `queuePriority` from the priority given
+// to `init`; and make `DownloadQueue.make` limit the queue.
 import Foundation
 import Workbook
 
@@ -46,8 +47,9 @@ public final class DownloadOperation: Operation, @unchecked Sendable {
     super.init()
   }
 
-  /// How the transfer ended; nil until the operation is finished. A cancelled operation ends
-  /// with `CancellationError` (or the transfer's own error).
+  /// How the transfer ended; nil until the operation is finished. An operation cancelled before
+  /// it started ends with `CancellationError`; one cancelled while running ends as its transfer
+  /// does (with `CancellationError` from a cancelled wait, or success if it finished anyway).
   public var result: Result<Void, any Error>? { lock.withLock { outcome } }
 
   // Replace this synchronous `main` with an asynchronous `start`, and report isExecuting and

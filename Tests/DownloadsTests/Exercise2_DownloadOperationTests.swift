@@ -98,6 +98,17 @@ struct Exercise2_DownloadOperationTests {
     #expect(running.started == ["high", "normal", "low"], "one at a time, highest queue priority first; got \(running.started)")
   }
 
+  @Test("the operation says it is asynchronous, and the queue runs at least one at a time")
+  func asynchronousAndAtLeastOne() {
+    let download = DownloadOperation(priority: .high) {}
+    #expect(download.isAsynchronous, "a download finishes after start() returns: isAsynchronous must be true")
+    #expect(download.queuePriority == .high, "a .high download should have a .high queuePriority")
+    let queue = DownloadQueue.make(maxConcurrent: 0)
+    #expect(
+      queue.maxConcurrentOperationCount == 1,
+      "a limit of 0 would never run anything: make clamps it to 1, got \(queue.maxConcurrentOperationCount)")
+  }
+
   @Test("cancelling a running operation stops its transfer and finishes the operation")
   func cancelStopsTheTransfer() async throws {
     let clock = ManualClock()

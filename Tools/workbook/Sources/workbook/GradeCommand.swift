@@ -14,7 +14,8 @@ enum GradeCommand {
     }
     let ownCode = !variant.answers.contains(chapter.number) && variant.mutant == nil
     let source = ownCode ? chapter.starterPath : "\(chapter.answerPath) (reference answer)"
-    print(Style.bold("Chapter \(chapter.number) — \(chapter.title)") + Style.dim("  [\(source)]"))
+    let sanitizer = variant.sanitize ? ", under the thread sanitizer" : ""
+    print(Style.bold("Chapter \(chapter.number) — \(chapter.title)") + Style.dim("  [\(source)\(sanitizer)]"))
     if !composed.isEmpty {
       let parts = composed.map { other in
         "\(other.number) \(other.module): " + (variant.answers.contains(other.number) ? "reference answer" : "your code")
@@ -29,7 +30,13 @@ enum GradeCommand {
     // composes (REFERENCE=...); runs of the answers or of mutants do not.
     if ownCode && result.compiled { saveSummary(result, chapter, key: "starter") }
     printTable(result, chapter)
-    if let previous, result.compiled { printRegressions(from: previous, to: result) }
+    if let previous, result.compiled {
+      if previous.variant == result.variant {
+        printRegressions(from: previous, to: result)
+      } else {
+        print(Style.dim("\n  The last run graded with \(describe(previous.variant)); this one with \(describe(result.variant)), so results may differ."))
+      }
+    }
     if result.allSolved {
       print(Style.green("\nAll \(chapter.exercises.count) exercises pass.") + " Next: `make walkthrough-\(chapter.number)` for the interview questions.")
       return true
@@ -41,6 +48,13 @@ enum GradeCommand {
       return result.compiled && focused.solved
     }
     return false
+  }
+
+  /// A variant label in words: "starter" is the learner's own code throughout.
+  static func describe(_ variant: String) -> String {
+    guard variant.hasPrefix("reference-") else { return "your own code" }
+    let numbers = variant.dropFirst("reference-".count).split(separator: "-").joined(separator: ", ")
+    return "the reference answers of chapters \(numbers)"
   }
 
   /// Names the exercises that passed on the last run and fail now. The change that broke one
