@@ -24,6 +24,22 @@ struct Exercise1_NetworkErrorTests {
     #expect(NetworkError(mapping: CancellationError()) == .cancelled, "a CancellationError is .cancelled")
     #expect(NetworkError(mapping: NetworkError.unauthorized) == .unauthorized, "a NetworkError passes through unchanged")
     #expect(NetworkError(mapping: URLError(.timedOut)) == .timeout, "a URLError goes through the URLError mapping")
+    struct Unexpected: Error {}
+    #expect(NetworkError(mapping: Unexpected()) == .transport(.unknown), "an error of no known kind is .transport(.unknown)")
+    let decoding = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not JSON"))
+    guard case .decoding(let text) = NetworkError(mapping: decoding) else {
+      Issue.record("a DecodingError should be .decoding, got \(NetworkError(mapping: decoding))")
+      return
+    }
+    #expect(text.contains("not JSON"), "the .decoding text should describe the DecodingError, got: \(text)")
+  }
+
+  @Test func onlyFiveHundredsAreServerErrors() {
+    #expect(NetworkError.http(status: 500, body: Data()).isServerError, "500 is the server's fault")
+    #expect(NetworkError.http(status: 503, body: Data()).isServerError, "503 is the server's fault")
+    #expect(!NetworkError.http(status: 404, body: Data()).isServerError, "404 is the client's request, not the server's fault")
+    #expect(!NetworkError.http(status: 600, body: Data()).isServerError, "600 is outside the 500s")
+    #expect(!NetworkError.timeout.isServerError, "a timeout has no status at all")
   }
 
   @Test func statusCodesMapOntoErrors() {

@@ -63,7 +63,10 @@ struct Exercise6_EndpointTests {
     let page = try await client.decode(Page<Post>.self, for: API.posts(page: 1, limit: 20))
     #expect(!page.items.isEmpty, "the posts sample is a page of posts")
     let post = try await client.decode(Post.self, for: API.post(id: "p1"))
-    #expect(post.likeCount >= 0 && post.imageUrl != nil, "the post sample uses snake_case keys (like_count, image_url)")
+    let postJSON = String(decoding: API.post(id: "p1").sampleData, as: UTF8.self)
+    #expect(
+      post.imageUrl != nil && postJSON.contains("\"like_count\"") && postJSON.contains("\"image_url\""),
+      "the post sample is written as the server writes it, with snake_case keys (like_count, image_url): \(postJSON)")
     _ = try await client.decode(Page<Post>.self, for: API.search(query: "q"))
     _ = try await client.decode(EmptyResponse.self, for: API.logout)
     for endpoint in API.examples where endpoint.method != .delete && endpoint.path != "/auth/logout" && endpoint.path != "/health" {
