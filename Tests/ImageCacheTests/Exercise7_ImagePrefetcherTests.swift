@@ -107,6 +107,23 @@ struct Exercise7_ImagePrefetcherTests {
     await eventually(giveUp: { await prefetcher.runningCount == 0 }) { await prefetcher.completedCount == 2 }
     #expect(network.fetches.value == 2, "the cached URL should not be fetched; fetches: \(network.fetches.value)")
     #expect(await prefetcher.skippedCount == 1, "one URL was already cached and should count as skipped")
+    let completed = await prefetcher.completedCount
+    #expect(completed == 2, "two prefetches ran to the end; a skipped URL is not also completed, got \(completed)")
+  }
+
+  @Test("a URL asked for twice is queued once")
+  func aURLIsQueuedOnce() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let prefetcher = ImagePrefetcher(loader: loader, maxConcurrent: 1)
+    let list = urls(2)
+    await prefetcher.prefetch(list)
+    await prefetcher.prefetch(list)
+    let (running, pending) = (await prefetcher.runningCount, await prefetcher.pendingCount)
+    #expect(
+      running + pending == 2,
+      "2 URLs asked for twice are 2 prefetches: a URL already queued or running is not queued again; \(running) running, \(pending) queued")
+    await prefetcher.stop()
   }
 
   @Test("a URL already loading does not take a prefetch slot")

@@ -68,6 +68,77 @@ struct Exercise7_NetworkManagerTests {
     #expect(metrics.metrics.requests == 3 && metrics.metrics.retries == 2, "plugins see every attempt: \(metrics.metrics)")
   }
 
+  /// Records each point the manager calls, marks the request it prepares, and rewrites a
+  /// successful body, so a test can see that both changes were used.
+  struct RecordingPlugin: NetworkPlugin {
+    let events = Recorder<String>()
+
+    static func describe(_ result: Result<HTTPResponse, NetworkError>) -> String {
+      switch result {
+      case .success(let response): "\(response.status)"
+      case .failure(.http(let status, _, _)): "\(status)"
+      case .failure(let error): "\(error)"
+      }
+    }
+
+    func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+      events.append("prepare \(context.id)/\(context.attempt)")
+      var request = request
+      request.setValue("yes", forHTTPHeaderField: "X-Prepared")
+      return request
+    }
+
+    func willSend(_ request: URLRequest, context: RequestContext) {
+      events.append("willSend \(context.id)/\(context.attempt) prepared: \(request.value(forHTTPHeaderField: "X-Prepared") ?? "no")")
+    }
+
+    func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {
+      events.append("didReceive \(context.id)/\(context.attempt) \(Self.describe(result))")
+    }
+
+    func process(_ result: Result<HTTPResponse, NetworkError>, context: RequestContext) -> Result<HTTPResponse, NetworkError> {
+      events.append("process \(context.id)/\(context.attempt) \(Self.describe(result))")
+      guard case .success(var response) = result else { return result }
+      response.data = Data(#"{"status":"processed"}"#.utf8)
+      return .success(response)
+    }
+  }
+
+  @Test("every attempt passes through the plugins in order, and one call keeps one id")
+  func pluginsSeeEveryAttemptInOrder() async throws {
+    let calls = Counter()
+    let prepared = Recorder<String>()
+    let session = StubURLProtocol.session { request in
+      prepared.append(request.value(forHTTPHeaderField: "X-Prepared") ?? "no")
+      if calls.increment() == 1 { return (StubURLProtocol.response(for: request, status: 503), Data()) }
+      return (StubURLProtocol.response(for: request), Data(#"{"status":"ok"}"#.utf8))
+    }
+    defer { session.finishTasksAndInvalidate() }
+    let clock = ManualClock()
+    let plugin = RecordingPlugin()
+    let client = manager(session, clock: clock, plugins: [plugin])
+    let done = Counter()
+    let task = Task {
+      defer { done.increment() }
+      return try await client.send(Get<Health>(path: "/health"))
+    }
+    if await clock.waitForSleepers(1, giveUp: { done.value == 1 }) { clock.advance(by: .seconds(10)) }
+    await release(clock, until: done)
+    let health = try? await task.value
+    #expect(health == Health(status: "processed"), "what process returns is what the caller gets, got \(String(describing: health))")
+    #expect(prepared.values == ["yes", "yes"], "the request prepare returns is the one sent, on every attempt; the server saw \(prepared.values)")
+    _ = try? await client.send(Get<Health>(path: "/health"))
+    let expected = [
+      "prepare 1/1", "willSend 1/1 prepared: yes", "didReceive 1/1 503", "process 1/1 503",
+      "prepare 1/2", "willSend 1/2 prepared: yes", "didReceive 1/2 200", "process 1/2 200",
+      "prepare 2/1", "willSend 2/1 prepared: yes", "didReceive 2/1 200", "process 2/1 200",
+    ]
+    #expect(
+      plugin.events.values == expected,
+      "each attempt: prepare, willSend, perform, didReceive, process, with one id per call (1, then 2) and the attempt number; got \(plugin.events.values)"
+    )
+  }
+
   @Test("a 401 refreshes the token and replays the request once with it")
   func unauthorizedIsReplayedWithTheNewToken() async throws {
     let authorizations = Recorder<String>()
@@ -161,8 +232,9 @@ struct Exercise7_NetworkManagerTests {
         clock.advance(by: .seconds(1))
       }
       await release(clock, until: done)
-      let page = try? await task.value
-      #expect(page?.items.count == 5, "after two 503s the third attempt should return the first 5 posts")
+      let outcome = await task.result
+      let page = try? outcome.get()
+      #expect(page?.items.count == 5, "after two 503s the third attempt should return the first 5 posts; got \(outcome)")
       #expect(clock.sleepHistory == [.seconds(1), .seconds(1)], "Retry-After: 1 should be honoured: \(clock.sleepHistory)")
     }
   }

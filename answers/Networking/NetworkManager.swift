@@ -69,8 +69,13 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   /// Sends `target` and returns its successful (2xx) response.
   ///
   /// Retries what the policy allows, on the injected clock. A target that requires auth gets
-  /// `Authorization: Bearer <token>` from the token store and, after a 401, is replayed once with
-  /// a refreshed token; a target that does not is sent as it is and a 401 is final.
+  /// `Authorization: Bearer <token>` from the token store (the manager sets it itself; none for a
+  /// nil or empty token) and, after a 401, is replayed once with a refreshed token; a target that
+  /// does not is sent as it is and a 401 is final.
+  ///
+  /// Every attempt of one call shares one `RequestContext.id` (1 for the manager's first call,
+  /// then counting up) and carries its own `attempt` number. Plugins see a status outside
+  /// 200–299 as `.failure` (with `Retry-After`, read whatever its letter case, for a retry).
   public func response(for target: some TargetType, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
     nextID += 1
     let id = nextID

@@ -68,7 +68,7 @@ enum GradeCommand {
     print(
       Style.yellow(
         "\n  \(which) on your last run and \(broken.count == 1 ? "fails" : "fail") now. Look at what you changed since, "
-          + "in any of this chapter's files: a later exercise's code runs in the earlier exercises' tests too."))
+          + "in any of this chapter's files: an exercise's tests may run the code of other exercises too."))
   }
 
   /// Marks the exercises whose files are unchanged from the workbook as cloned (or last pulled):
