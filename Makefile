@@ -37,7 +37,7 @@ help: ## list every command
 	@echo "  make chapter-N SANITIZE=1  grade under the thread sanitizer: slower, and a data race"
 	@echo "                        in your code fails its exercise with the sanitizer's report"
 	@echo "  make hint-N           the hint for the first exercise that does not pass yet"
-	@echo "  make hint-N EXERCISE=E     the hint for exercise E"
+	@echo "  make hint-N EXERCISE=E     the hint for exercise E (add the REFERENCE= of your grading run)"
 	@echo "  make watch-N          re-grade chapter N every time you save"
 	@echo "  make compare-N        diff your chapter N against the reference answer"
 	@echo "  make reset-N          put chapter N's starter back (your code is saved aside first)"
@@ -68,7 +68,7 @@ chapter-%: $(WORKBOOK)
 	@$(WORKBOOK) grade $* $(GRADE_FLAGS)
 
 hint-%: $(WORKBOOK)
-	@$(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE))
+	@$(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
 
 watch-%: $(WORKBOOK)
 	@$(WORKBOOK) watch $*

@@ -42,6 +42,8 @@ public final class FeedViewModel {
   public var posts: [Post] { state.value ?? [] }
 
   /// First appearance: the saved posts as soon as the disk has them, then the first page.
+  /// (`feed.launch()` returns only when both are done, so it cannot show the saved posts in
+  /// between: run `restoreSaved` and the network yourself.)
   ///
   /// States: idle → loading → (loading with the saved posts) → loaded, or failed keeping
   /// whatever was shown. Offline with saved posts ends loaded, with `status == .offline`.
@@ -101,6 +103,8 @@ public final class FeedViewModel {
   }
 
   /// Likes or unlikes a post; the heart moves at once and moves back if the server says no.
+  /// `state` holds a copy of the posts: change the post there before awaiting the action, then
+  /// show the repository's posts, which hold the confirmed or the rolled-back copy.
   public func toggleLike(_ post: Post) async {
     guard var posts = state.value, let index = posts.firstIndex(where: { $0.id == post.id }) else { return }
     posts[index].likedByMe.toggle()

@@ -257,9 +257,11 @@ enum HintCommand {
     return section.body
   }
 
-  static func run(_ chapter: Chapter, focus: Int? = nil) throws {
-    guard let result = try Grader.grade([chapter], Variant()).first else { return }
-    if result.compiled { saveSummary(result, chapter) }
+  /// Grades the learner's code of `chapter` (with the reference answers `variant` names for the
+  /// chapters it composes, as `REFERENCE=` does for `make chapter-N`) to find the exercise to help with.
+  static func run(_ chapter: Chapter, _ variant: Variant = Variant(), focus: Int? = nil) throws {
+    guard let result = try Grader.grade([chapter], variant).first else { return }
+    if result.compiled { saveSummary(result, chapter, key: "starter") }
     guard result.compiled else {
       print("The hint comes once the chapter compiles; `make chapter-\(chapter.number)` shows the errors.")
       return

@@ -76,7 +76,9 @@ func main() throws -> Bool {
     if let focus, !chapter.exercises.contains(where: { $0.number == focus }) {
       throw Failure("chapter \(chapter.number) has exercises 1 to \(chapter.exercises.count); there is no exercise \(focus)")
     }
-    try HintCommand.run(chapter, focus: focus)
+    var variant = Variant()
+    variant.answers = reference.subtracting([chapter.number])
+    try HintCommand.run(chapter, variant, focus: focus)
   case "progress":
     ProgressCommand.run(try Catalog.load())
   case "walkthrough":
