@@ -132,4 +132,16 @@ struct Exercise5_PluginTests {
       snapshot.durations == [.milliseconds(300), .milliseconds(100), .milliseconds(50)], "durations come from the injected clock, got \(snapshot.durations)")
     #expect(abs(snapshot.successRate - 2.0 / 3.0) < 0.0001, "success rate is successes / finished attempts, got \(snapshot.successRate)")
   }
+
+  @Test("a response outside 200–299 counts as a failure, even when it arrives as a response")
+  func aServerErrorResponseIsAFailure() {
+    let metrics = MetricsPlugin(clock: ManualClock())
+    metrics.willSend(request, context: RequestContext(id: 1))
+    metrics.didReceive(.success(HTTPResponse(status: 500)), for: request, context: RequestContext(id: 1))
+    let snapshot = metrics.metrics
+    #expect(
+      snapshot.successes == 0 && snapshot.failures == 1,
+      "a 500 is a failure whether a client hands it over as .success(response) or as .failure(.http): got \(snapshot.successes) successes, \(snapshot.failures) failures"
+    )
+  }
 }
