@@ -150,16 +150,16 @@ struct Exercise5_SingleFlightStoreTests {
     let newCalls = Counter()
     let old = Task {
       defer { finished.increment() }
-      return try await store.value(for: "k") {
+      return try await store.value(for: "avatar") {
         try await clock.sleep(for: .seconds(1))
         throw Offline()
       }
     }
     await clock.waitForSleepers(1) { finished.value == 1 }
-    await store.remove("k")
+    await store.remove("avatar")
     let new = Task {
       defer { finished.increment() }
-      return try await store.value(for: "k") {
+      return try await store.value(for: "avatar") {
         newCalls.increment()
         try await clock.sleep(for: .seconds(5))
         return 2
@@ -168,20 +168,14 @@ struct Exercise5_SingleFlightStoreTests {
     await clock.waitForSleepers(2) { finished.value == 2 }
     clock.advance(by: .seconds(1))
     await #expect(throws: Offline.self, "the first caller gets its own factory's error") { try await old.value }
-    // A third caller while the newer creation still runs: it should wait for that one.
-    let started = Counter()
-    let third = Task {
-      started.increment()
-      return try await store.value(for: "k") {
-        newCalls.increment()
-        return 3
-      }
+    // A third caller while the newer creation still sleeps: it should wait for that one.
+    let third = await crowd(store, callers: 1, clock: clock) {
+      newCalls.increment()
+      return 3
     }
-    while started.value < 1 { await Task.yield() }
-    for _ in 0..<500 { await Task.yield() }
     clock.advance(by: .seconds(5))
     #expect(try await new.value == 2)
-    let thirdValue = try await third.value
+    let thirdValue = try await third[0].value
     #expect(
       thirdValue == 2 && newCalls.value == 1,
       "the old attempt failed after a remove, while a newer creation was running: its failure must leave the newer entry alone, so a third caller waits for it; instead the factory ran \(newCalls.value) times and the third caller got \(thirdValue)"

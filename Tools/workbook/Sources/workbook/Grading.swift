@@ -50,7 +50,7 @@ struct ExerciseResult: Codable {
   var solved: Bool { total > 0 && failures.isEmpty }
   var notStarted: Bool {
     // Tests that crashed or never finished say something, whatever the file looks like.
-    if failures.contains(where: { $0.name == "(whole exercise)" }) { return false }
+    if failures.contains(where: { $0.name == TestCase.wholeExercise }) { return false }
     if !solved, untouched == true { return true }
     return passed == 0 && !failures.isEmpty && failures.allSatisfy { ($0.failure ?? "").contains("not implemented yet") }
   }
@@ -143,7 +143,7 @@ enum Grader {
                 + crashSummary(single.output) + (raced(single.output) ? "" : crashAdvice(single.output))
             cases.append(
               TestCase(
-                suite: "\(chapter.module)Tests.Exercise\(exercise.number)_", name: "(whole exercise)",
+                suite: "\(chapter.module)Tests.Exercise\(exercise.number)_", name: TestCase.wholeExercise,
                 failure: message))
           }
         }

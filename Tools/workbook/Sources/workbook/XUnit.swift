@@ -6,6 +6,9 @@ import Foundation
 
 /// One test as the xUnit report of `swift test` lists it.
 struct TestCase: Codable {
+  /// The name of the one failure that stands for an exercise whose tests crashed or never finished.
+  static let wholeExercise = "(whole exercise)"
+
   /// `<Module>Tests.<SuiteType>`, for example `DataStoreTests.Exercise2_AtomicUpdateTests`.
   let suite: String
   let name: String
