@@ -79,6 +79,11 @@ var targets: [Target] = [
   .target(name: "WorkbookTesting", path: "Support/WorkbookTesting", swiftSettings: swiftSettings),
 ]
 var testSupport: [Target.Dependency] = ["WorkbookTesting"]
+// The test vocabulary has tests of its own, run by `make test` (never while grading a chapter).
+if tools {
+  targets.append(
+    .testTarget(name: "WorkbookTestingTests", dependencies: ["WorkbookTesting"], path: "Tests/WorkbookTestingTests"))
+}
 
 // The local practice API server (chapter 3 on): a library the tests start in-process on
 // 127.0.0.1 and a free port, and the `practice-server` executable behind `make server`.

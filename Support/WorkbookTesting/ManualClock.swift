@@ -6,8 +6,10 @@ import Synchronization
 /// passes their deadline, so a test drives a backoff, a TTL or a timeout in microseconds of real
 /// time. A cancelled sleeper is resumed at once with `CancellationError`, like `Task.sleep`.
 ///
-/// `sleepers` tells a test how many tasks are waiting, so it can wait for the code under test to
-/// reach its `sleep` before it moves time (see `waitForSleepers(_:)`).
+/// `sleepers` tells a test how many tasks are parked on it, so it can wait for the code under test
+/// to reach its `sleep` before it moves time (see `waitForSleepers(_:)`). In an async test,
+/// `await advance(by:)` also lets the woken tasks run until they are parked again, and
+/// `await run()` plays every sleep out, as swift-clocks' `TestClock` does.
 public final class ManualClock: Clock, Sendable {
   public struct Instant: InstantProtocol {
     public var offset: Duration
@@ -35,7 +37,7 @@ public final class ManualClock: Clock, Sendable {
 
   private let state = Mutex(State())
 
-  public init() {}
+  public init() { Quiescence.install() }
 
   public var now: Instant { state.withLock { $0.now } }
   public var minimumResolution: Duration { .zero }
@@ -71,7 +73,8 @@ public final class ManualClock: Clock, Sendable {
     }
   }
 
-  /// Moves time forward and wakes, in deadline order, everyone whose deadline has passed.
+  /// Moves time forward and wakes, in deadline order, everyone whose deadline has passed, without
+  /// waiting for them to run (for synchronous callers such as the figures' simulations).
   public func advance(by duration: Duration) {
     let due = state.withLock { state -> [Sleeper] in
       state.now = state.now.advanced(by: duration)
@@ -83,15 +86,37 @@ public final class ManualClock: Clock, Sendable {
     for sleeper in due { sleeper.continuation.resume() }
   }
 
-  /// Suspends the caller until at least `count` tasks sleep on this clock.
-  ///
-  /// The code under test runs on other threads, so a test that is about to move time first waits
-  /// for it to reach its `sleep`. This waits for that point in the code, never for the clock
-  /// (`eventually`, for at most five seconds), and gives up as soon as `giveUp` returns true, for
-  /// example when the tasks under test have already finished, as unfinished starter code does,
-  /// so a learner's run is not slowed down by the wait.
+  /// Moves time forward, wakes everyone whose deadline has passed, and returns once the woken
+  /// tasks have run as far as they can (every task is parked again; see `Quiescence`).
+  public func advance(by duration: Duration) async {
+    let wake: () -> Void = { self.advance(by: duration) }
+    wake()
+    await Quiescence.settle()
+  }
+
+  /// Plays out every sleep: moves time to the next deadline, lets the woken tasks run, and goes on
+  /// until no one sleeps on the clock. Returns the time that passed.
   @discardableResult
-  public func waitForSleepers(_ count: Int = 1, giveUp: () -> Bool = { false }) async -> Bool {
-    await eventually(giveUp: { giveUp() }) { sleepers >= count }
+  public func run() async -> Duration {
+    let start = now
+    await Quiescence.settle()
+    while let next = state.withLock({ $0.sleepers.map(\.deadline).min() }) {
+      await advance(by: now.duration(to: next))
+    }
+    return start.duration(to: now)
+  }
+
+  /// Suspends the caller until at least `count` tasks sleep on this clock, and says whether they do.
+  ///
+  /// A test that is about to move time first waits for the code under test to reach its `sleep`.
+  /// This waits for that point in the code, never for time to pass: with `.tasks` (the default) it
+  /// fails as soon as every task is parked with fewer sleepers, and at once when `giveUp` returns
+  /// true, for example when the tasks under test have already finished, as unfinished starter
+  /// code does. Use `.threads` when the sleep is reached from a thread the runtime does not run.
+  @discardableResult
+  public func waitForSleepers(
+    _ count: Int = 1, _ progress: Progress = .tasks, giveUp: () -> Bool = { false }
+  ) async -> Bool {
+    await eventually(progress, giveUp: { giveUp() }) { sleepers >= count }
   }
 }

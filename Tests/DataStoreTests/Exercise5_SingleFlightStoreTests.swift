@@ -39,7 +39,7 @@ struct Exercise5_SingleFlightStoreTests {
       try await clock.sleep(for: .seconds(1))
       return 7
     }
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     for task in tasks {
       let value = try await task.value
       #expect(value == 7, "every caller should get the value the one factory call made")
@@ -72,7 +72,7 @@ struct Exercise5_SingleFlightStoreTests {
       try await clock.sleep(for: .seconds(1))
       throw Offline()
     }
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     for task in tasks {
       await #expect(throws: Offline.self, "every waiter should get the factory's error") {
         try await task.value
@@ -106,7 +106,7 @@ struct Exercise5_SingleFlightStoreTests {
     await clock.waitForSleepers(1) { finished.value == 1 }
     let fast = try await store.value(for: "fast") { 2 }
     #expect(fast == 2, "a key whose factory is still running must not hold up other keys")
-    clock.advance(by: .seconds(10))
+    await clock.advance(by: .seconds(10))
     #expect(try await slow.value == 1)
   }
 
@@ -132,11 +132,11 @@ struct Exercise5_SingleFlightStoreTests {
       }
     }
     await clock.waitForSleepers(2) { finished.value == 2 }
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     #expect(try await old.value == 1, "the first caller still gets what its own factory made")
     let afterOld = await store.cachedValue(for: "k")
     #expect(afterOld == nil, "the key was removed and a new creation is running; the old result must not be stored, found \(String(describing: afterOld))")
-    clock.advance(by: .seconds(5))
+    await clock.advance(by: .seconds(5))
     #expect(try await new.value == 2)
     let afterNew = await store.cachedValue(for: "k")
     #expect(afterNew == 2, "the newer creation's value should be the one stored")
@@ -166,14 +166,14 @@ struct Exercise5_SingleFlightStoreTests {
       }
     }
     await clock.waitForSleepers(2) { finished.value == 2 }
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     await #expect(throws: Offline.self, "the first caller gets its own factory's error") { try await old.value }
     // A third caller while the newer creation still sleeps: it should wait for that one.
     let third = await crowd(store, callers: 1, clock: clock) {
       newCalls.increment()
       return 3
     }
-    clock.advance(by: .seconds(5))
+    await clock.advance(by: .seconds(5))
     #expect(try await new.value == 2)
     let thirdValue = try await third[0].value
     #expect(

@@ -40,7 +40,7 @@ struct Exercise2_DownloadOperationTests {
       !download.isFinished,
       "the transfer is still running: an asynchronous operation must not be finished when start() returns")
     #expect(running.started == ["download"], "a dependent operation must wait until the transfer really ended")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     let done = await eventually { download.isFinished && afterwards.isFinished }
     #expect(
       done,
@@ -70,7 +70,7 @@ struct Exercise2_DownloadOperationTests {
       try requireAsleep(asleep, operations[0])
       for _ in 0..<50 { await Task.yield() }
       #expect(running.now == 3, "round \(round): exactly 3 transfers should run, \(running.now) do")
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
     }
     let done = await eventually { operations.allSatisfy(\.isFinished) }
     #expect(done, "all 9 operations should finish")

@@ -39,7 +39,7 @@ struct Exercise3_DownloadSchedulerTests {
       if done.value == 100 { break }
       let count = await scheduler.runningCount
       #expect(count <= 3, "round \(rounds): \(count) jobs run at once, the limit is 3")
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       rounds += 1
     }
     let finished = await eventually { done.value == 100 }
@@ -61,11 +61,11 @@ struct Exercise3_DownloadSchedulerTests {
     let waiting = await scheduler.queuedCount
     #expect(waiting == 3, "three jobs wait for the one slot; got \(waiting)")
     for expected in 2...4 {
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       let next = await eventually { running.started.count == expected && clock.sleepers == 1 }
       #expect(next, "the next job should start when the slot frees up")
     }
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     #expect(
       running.started == ["first", "high", "normal", "low"],
       "after the first job, the highest priority must go first; got \(running.started)")
@@ -91,9 +91,9 @@ struct Exercise3_DownloadSchedulerTests {
     #expect(slots == 1, "a queued job held no slot, so cancelling it frees none; got \(slots)")
     let thirdState = await scheduler.state(of: third)
     #expect(thirdState == .queued, "the third job still waits: no slot was freed; got \(String(describing: thirdState))")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     try #require(await eventually { running.started.count == 2 && clock.sleepers == 1 }, "the third job should start next")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     let drained = await eventually { await scheduler.runningCount == 0 }
     let held = await scheduler.runningCount
     #expect(drained, "every job has finished or been cancelled, so no slot should be held; runningCount is \(held)")
@@ -108,7 +108,7 @@ struct Exercise3_DownloadSchedulerTests {
     let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock)
     let slow = await scheduler.submit {
       running.enter("slow")
-      await gate.wait()
+      await gate.pass()
       running.leave()
     }
     try #require(await eventually { gate.waiting == 1 }, "the slow job should start at once")
@@ -119,7 +119,7 @@ struct Exercise3_DownloadSchedulerTests {
     let slowState = await scheduler.state(of: slow)
     #expect(slowState == nil, "a cancelled job is forgotten; got \(String(describing: slowState))")
     gate.open()
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     let drained = await eventually { await scheduler.runningCount == 0 }
     let held = await scheduler.runningCount
     #expect(drained, "every job has finished or been cancelled, so no slot should be held; runningCount is \(held)")
@@ -139,10 +139,10 @@ struct Exercise3_DownloadSchedulerTests {
     let bumped = await scheduler.submit(priority: .low, job("bumped", clock: clock, running: running))
     #expect(await scheduler.changePriority(of: bumped, to: .high), "a queued job's priority can change")
     #expect(!(await scheduler.changePriority(of: first, to: .low)), "a running job is no longer queued")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     try #require(await eventually { running.started.count == 2 && clock.sleepers == 1 }, "a second job should start")
     #expect(running.started.last == "bumped", "the job raised to high should start before the normal one")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
   }
 
   /// Keeps one high job waiting at every step while one low job waits, and returns at which
@@ -156,7 +156,7 @@ struct Exercise3_DownloadSchedulerTests {
     await scheduler.submit(priority: .low, job("low", clock: clock, running: running))
     for step in 1...steps {
       await scheduler.submit(priority: .high, job("high", clock: clock, running: running))
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       try #require(await eventually { running.started.count == step + 1 && clock.sleepers == 1 }, "a job should start")
       if running.started.last == "low" { return step }
     }
@@ -180,6 +180,6 @@ struct Exercise3_DownloadSchedulerTests {
     #expect(scheduler.maxConcurrent == 1, "a limit of 0 would run nothing ever: it is raised to 1")
     await scheduler.submit(job("only", clock: clock, running: running))
     #expect(await eventually { clock.sleepers == 1 }, "with the limit raised to 1, the job should run")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
   }
 }

@@ -85,7 +85,7 @@ struct Exercise4_StreamToDiskTests {
       if !reached { _ = try await handle.result() }
       try #require(reached, "the transfer should reach its fourth chunk")
       handle.cancel()
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       await #expect(throws: CancellationError.self, "a cancelled download ends with CancellationError") {
         try await handle.result()
       }
@@ -110,7 +110,7 @@ struct Exercise4_StreamToDiskTests {
       try #require(await eventually { clock.sleepers == 1 }, "the transfer should reach its fourth chunk")
       reader.cancel()
       _ = await reader.value
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       await #expect(throws: (any Error).self, "the download should stop when its reader goes away") {
         try await handle.result()
       }

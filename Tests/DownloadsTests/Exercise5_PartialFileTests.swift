@@ -35,7 +35,7 @@ struct Exercise5_PartialFileTests {
         !FileManager.default.fileExists(atPath: destination.path),
         "half way through, the destination must not exist: write to a temporary file and rename it when complete")
       #expect(directory.contents().count == 1, "one temporary file should hold the partial bytes: \(directory.contents())")
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       let result = try await handle.result()
       #expect(result == destination, "the download returns its destination")
       #expect(try Data(contentsOf: destination) == ScriptedTransport.content(size: size), "the whole file, byte for byte")
@@ -72,7 +72,7 @@ struct Exercise5_PartialFileTests {
       #expect(
         try Data(contentsOf: destination) == Data("old version".utf8),
         "while the new file downloads, the old one must stay intact at the destination")
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       _ = try await handle.result()
       #expect(try Data(contentsOf: destination) == ScriptedTransport.content(size: 30_000), "then the new file replaces it")
       #expect(directory.contents() == ["report.pdf"], "no temporary file is left: \(directory.contents())")

@@ -31,7 +31,7 @@ struct Exercise7_DownloadManagerTests {
     if !joined {
       // Never wait here for tasks that may be held on the clock: release and cancel them.
       for task in tasks { task.cancel() }
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
     }
     let waiting = await manager.joiners(of: url)
     try #require(joined, "\(count) callers should wait on one held transfer; \(waiting) wait, on \(held) held transfers")
@@ -45,7 +45,7 @@ struct Exercise7_DownloadManagerTests {
       let (manager, transport, url) = makeManager(directory, clock: clock)
       let tasks = try await joiners(3, of: url, manager, clock: clock)
       #expect(await manager.activeTransfers == 1, "three callers of one URL share one transfer")
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       for task in tasks {
         let file = try await task.value
         #expect(file == directory.file("shared.bin"), "every joiner gets the same file")
@@ -67,7 +67,7 @@ struct Exercise7_DownloadManagerTests {
       }
       #expect(await manager.joiners(of: url) == 2, "two callers still wait")
       #expect(clock.sleepers == 1, "the shared transfer must keep running for the other two")
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       for task in tasks.dropFirst() {
         let file = try await task.value
         #expect(
@@ -104,10 +104,10 @@ struct Exercise7_DownloadManagerTests {
       let clock = ManualClock()
       let (manager, transport, url) = makeManager(directory, clock: clock)
       let first = try await joiners(1, of: url, manager, clock: clock)
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       _ = try await first[0].value
       let second = try await joiners(1, of: url, manager, clock: clock)
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       _ = try await second[0].value
       #expect(transport.starts(of: url) == 2, "a finished transfer must not be joined: the file may have changed")
     }
@@ -137,7 +137,7 @@ struct Exercise7_DownloadManagerTests {
       let clock = ManualClock()
       let (manager, _, url) = makeManager(directory, clock: clock, file: .init(size: Self.size, endsEarlyAt: 10_000))
       let tasks = try await joiners(3, of: url, manager, clock: clock)
-      clock.advance(by: .seconds(1))
+      await clock.advance(by: .seconds(1))
       for task in tasks {
         await #expect(throws: DownloadError.truncated(received: 10_000, expected: Self.size), "every joiner gets the error") {
           try await task.value

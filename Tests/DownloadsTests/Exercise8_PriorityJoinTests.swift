@@ -64,7 +64,7 @@ struct Exercise8_PriorityJoinTests {
       for _ in 0..<20 {
         if ended.value >= count { return true }
         _ = await eventually(within: .seconds(2)) { clock.sleepers > 0 || ended.value >= count }
-        clock.advance(by: .seconds(1))
+        await clock.advance(by: .seconds(1))
       }
       return ended.value >= count
     }

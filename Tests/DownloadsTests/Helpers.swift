@@ -58,34 +58,6 @@ func sizes(in directory: TemporaryDirectory) -> [String: Int64] {
   return result
 }
 
-/// A gate that work waits at until the test opens it. Waiting ignores cancellation on purpose:
-/// it stands for work that takes a while to notice it was cancelled.
-final class Gate: Sendable {
-  private let state = Mutex((open: false, waiters: [CheckedContinuation<Void, Never>]()))
-
-  func wait() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let open = state.withLock { state -> Bool in
-        if state.open { return true }
-        state.waiters.append(continuation)
-        return false
-      }
-      if open { continuation.resume() }
-    }
-  }
-
-  var waiting: Int { state.withLock { $0.waiters.count } }
-
-  func open() {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.open = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-}
-
 /// A scheduler the test drives: it records what the manager asks of it and runs a job only when
 /// the test says so, so a test can look at the queue before anything starts.
 actor RecordingScheduler: TransferScheduling {

@@ -42,7 +42,7 @@ struct Exercise1_FeedRepositoryTests {
     }
     await clock.waitForSleepers(1) { finished.value == 10 }
     for _ in 0..<200 { await Task.yield() }
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     var added = 0
     for caller in callers { added += try await caller.value.count }
     #expect(

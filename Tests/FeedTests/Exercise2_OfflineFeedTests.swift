@@ -80,7 +80,7 @@ struct Exercise2_OfflineFeedTests {
       }
       #expect(shown.map(\.id) == ["p90", "p91"], "while the network is slow, the saved posts should be on screen")
       #expect(await feed.status == .cached(savedAt: Self.savedAt), "the status should say the posts are the saved ones")
-      clock.advance(by: .seconds(2))
+      await clock.advance(by: .seconds(2))
       try await launch.value
       #expect(await feed.posts.first?.id == "p0", "once the first page arrived it should replace the saved posts")
       #expect(await feed.status == .live, "after the first page, the status should be live")
@@ -95,9 +95,9 @@ struct Exercise2_OfflineFeedTests {
     let feed = OfflineFeed(repository: FeedRepository(api: api, pageSize: 20), persistence: disk)
     let launch = Task { try await feed.launch() }
     await clock.waitForSleepers(2)
-    clock.advance(by: .seconds(1))  // the network answers first
+    await clock.advance(by: .seconds(1))  // the network answers first
     for _ in 0..<200 { await Task.yield() }
-    clock.advance(by: .seconds(4))  // then the disk
+    await clock.advance(by: .seconds(4))  // then the disk
     try await launch.value
     #expect(
       await feed.posts.first?.id == "p0",
@@ -127,7 +127,7 @@ struct Exercise2_OfflineFeedTests {
     let feed = OfflineFeed(repository: FeedRepository(api: api, pageSize: 20), persistence: disk)
     let first = Task { try await feed.refresh() }
     await clock.waitForSleepers(1)
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     try await first.value
     api.publish([ScriptedFeedAPI.post(500)])
     let refresh = Task { try await feed.refresh() }
@@ -136,7 +136,7 @@ struct Exercise2_OfflineFeedTests {
     #expect(
       await feed.posts.count == 20,
       "while the refresh is in flight the old 20 posts must stay on screen (an empty list flashes and loses the scroll position)")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     try await refresh.value
     #expect(await feed.posts.first?.id == "p500", "after the refresh the newest post should be first")
   }

@@ -24,7 +24,7 @@ struct Exercise4_FeedActionsTests {
     let optimistic = try #require(await repository.post(id: "p1"))
     #expect(optimistic.likedByMe, "the heart should turn red before the server answers")
     #expect(optimistic.likeCount == before.likeCount + 1, "the count should go up by one at once")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     let confirmed = try await like.value
     #expect(confirmed.likedByMe, "the server's copy should be liked")
     #expect(await repository.post(id: "p1") == confirmed, "the feed should hold the server's copy after the answer")
@@ -58,7 +58,7 @@ struct Exercise4_FeedActionsTests {
     newer.text = "edited by its author"
     newer.likeCount = 40
     await repository.update(newer)
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     await #expect(throws: FeedError.self, "the refused like is still reported") { try await like.value }
     let now = await repository.post(id: "p4")
     #expect(

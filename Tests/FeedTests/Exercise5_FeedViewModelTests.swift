@@ -34,7 +34,7 @@ struct Exercise5_FeedViewModelTests {
       "while the network is slow the saved posts should be on screen, still loading; state is \(model.state)")
     #expect(model.status == .cached(savedAt: Self.savedAt), "the status should say the posts are the saved ones")
     await clock.waitForSleepers(1)
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     await appear.value
     #expect(model.posts.count == 20 && model.posts.first?.id == "p0", "after the first page the posts are the network's 20")
     #expect(model.state.isLoading == false && model.state.error == nil, "after the first page the state is loaded: \(model.state)")
@@ -72,13 +72,13 @@ struct Exercise5_FeedViewModelTests {
     let model = try await model(api, directory: directory)
     let appear = Task { await model.onAppear() }
     await clock.waitForSleepers(1)
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     await appear.value
     let before = model.posts
     let refresh = Task { await model.refresh() }
     await clock.waitForSleepers(1)
     #expect(model.state == .loading(previous: before), "during a refresh the old posts stay on screen, marked loading; state is \(model.state)")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     await refresh.value
     #expect(model.state == .loaded(before), "after the refresh the state is loaded again")
   }
@@ -126,7 +126,7 @@ struct Exercise5_FeedViewModelTests {
     let like = Task { await slowModel.toggleLike(post) }
     await clock.waitForSleepers(1)
     #expect(slowModel.posts.first?.likedByMe == true, "the heart should be red before the server answers")
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     await like.value
     #expect(slowModel.posts.first?.likedByMe == true, "after the server confirmed, the post stays liked")
   }

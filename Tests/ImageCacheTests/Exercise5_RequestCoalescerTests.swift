@@ -37,7 +37,7 @@ struct Exercise5_RequestCoalescerTests {
     }
     #expect(await coalescer.waiterCount(for: "avatar") == 1_000, "all 1,000 callers should be waiting on one flight")
     await clock.waitForSleepers(1)  // the shared operation must be asleep before time moves
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     for task in tasks {
       #expect(try await task.value == 42, "every caller gets the one result")
     }
@@ -66,7 +66,7 @@ struct Exercise5_RequestCoalescerTests {
     await eventually { await coalescer.waiterCount(for: "avatar") == 2 }
     #expect(await coalescer.waiterCount(for: "avatar") == 2, "two callers are still waiting")
     await clock.waitForSleepers(1)  // the shared operation must be asleep before time moves
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     #expect(try await tasks[1].value == 7, "a caller that did not cancel must still get the image")
     #expect(try await tasks[2].value == 7, "a caller that did not cancel must still get the image")
     #expect(operationCancelled.value == 0, "one caller leaving must not cancel the shared fetch others still wait for")
@@ -117,11 +117,11 @@ struct Exercise5_RequestCoalescerTests {
       newFinished.increment()
     }
     await clock.waitForSleepers(2) { newFinished.value > 0 }
-    clock.advance(by: .seconds(1))  // the abandoned operation finishes now
+    await clock.advance(by: .seconds(1))  // the abandoned operation finishes now
     await eventually { clock.sleepers == 1 }
     for _ in 0..<200 { await Task.yield() }
     #expect(await coalescer.isInFlight("avatar"), "the old flight finishing must not remove the newer flight: check the flight id before removing")
-    clock.advance(by: .seconds(4))
+    await clock.advance(by: .seconds(4))
     let value = try await new[0].value
     #expect(value == 2, "the newer caller must get its own flight's result (2), not the abandoned one's; got \(value)")
   }
@@ -137,7 +137,7 @@ struct Exercise5_RequestCoalescerTests {
       throw Offline()
     }
     await clock.waitForSleepers(1)  // the shared operation must be asleep before time moves
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     for task in tasks {
       await #expect(throws: Offline.self, "every waiter gets the operation's error") { try await task.value }
     }
@@ -158,7 +158,7 @@ struct Exercise5_RequestCoalescerTests {
     let fast = try await coalescer.value(for: "fast") { 2 }
     #expect(fast == 2, "a slow key must not hold up another key")
     await clock.waitForSleepers(1)
-    clock.advance(by: .seconds(10))
+    await clock.advance(by: .seconds(10))
     #expect(try await slow[0].value == 1)
   }
 }

@@ -159,7 +159,7 @@ struct Exercise6_ImageLoaderTests {
       let fetches = Counter()
       let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
       try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
-      time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
+      await time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
       let loader = ImageLoader(
         fetch: { url in
           fetches.increment()
@@ -178,7 +178,7 @@ struct Exercise6_ImageLoaderTests {
         refreshed.increment()
       }
       for _ in 0..<5_000 where refreshed.value == 0 {
-        network.advance(by: .seconds(1))
+        await network.advance(by: .seconds(1))
         try? await Task.sleep(nanoseconds: 1_000_000)
       }
       await waiter.value
@@ -235,7 +235,7 @@ struct Exercise6_ImageLoaderTests {
       }
     }
     await eventually(giveUp: { finished.value == 1_000 }) { await loader.coalescer.waiterCount(for: url) == 1_000 }
-    network.advance(by: .seconds(1))
+    await network.advance(by: .seconds(1))
     for task in tasks {
       #expect(try await task.value.width == 4, "every caller gets the image")
     }

@@ -71,7 +71,7 @@ struct Exercise7_ImagePrefetcherTests {
     for _ in 0..<5 {
       guard await waitForFetches(2, network, prefetcher) else { break }
       for _ in 0..<100 { await Task.yield() }  // a third load, if any, would start now
-      network.clock.advance(by: .seconds(1))
+      await network.clock.advance(by: .seconds(1))
     }
     let loaded = await eventually { await prefetcher.completedCount == 10 }
     let completed = await prefetcher.completedCount
@@ -89,7 +89,7 @@ struct Exercise7_ImagePrefetcherTests {
     let prefetcher = ImagePrefetcher(loader: loader)
     await prefetcher.prefetch(urls(2))
     await waitForFetches(2, network, prefetcher)
-    network.clock.advance(by: .seconds(1))
+    await network.clock.advance(by: .seconds(1))
     let priorities = network.priorities
     #expect(!priorities.isEmpty && priorities.allSatisfy { $0 <= .low }, "prefetch work must not compete with visible cells: priorities \(priorities)")
   }
@@ -103,7 +103,7 @@ struct Exercise7_ImagePrefetcherTests {
     let prefetcher = ImagePrefetcher(loader: loader)
     await prefetcher.prefetch(list)
     await waitForFetches(2, network, prefetcher)
-    network.clock.advance(by: .seconds(1))
+    await network.clock.advance(by: .seconds(1))
     await eventually(giveUp: { await prefetcher.runningCount == 0 }) { await prefetcher.completedCount == 2 }
     #expect(network.fetches.value == 2, "the cached URL should not be fetched; fetches: \(network.fetches.value)")
     #expect(await prefetcher.skippedCount == 1, "one URL was already cached and should count as skipped")
@@ -138,7 +138,7 @@ struct Exercise7_ImagePrefetcherTests {
     let both = await waitForFetches(3, network, prefetcher)
     #expect(both, "the visible load plus 2 prefetches should run: a URL already loading must be skipped, not occupy a slot")
     #expect(await prefetcher.skippedCount == 1, "the in-flight URL counts as skipped")
-    network.clock.advance(by: .seconds(1))
+    await network.clock.advance(by: .seconds(1))
     _ = try await visible.value
     #expect(network.fetches.value == 3, "three URLs, three fetches")
   }
@@ -155,7 +155,7 @@ struct Exercise7_ImagePrefetcherTests {
     #expect(cancelled, "stop should cancel both running fetches; cancelled \(network.cancellations.value)")
     let (running, pending) = (await prefetcher.runningCount, await prefetcher.pendingCount)
     #expect(pending == 0 && running == 0, "after stop nothing is queued or running: \(pending) queued, \(running) running")
-    network.clock.advance(by: .seconds(10))
+    await network.clock.advance(by: .seconds(10))
     for _ in 0..<200 { await Task.yield() }
     #expect(network.fetches.value == 2, "no queued URL may start after stop; fetches \(network.fetches.value)")
   }
@@ -188,7 +188,7 @@ struct Exercise7_ImagePrefetcherTests {
     await eventually(giveUp: { finished.value == 1 }) { await loader.coalescer.waiterCount(for: url) == 2 }
     await prefetcher.stop()
     await eventually(giveUp: { finished.value == 1 }) { await loader.coalescer.waiterCount(for: url) == 1 }
-    network.clock.advance(by: .seconds(1))
+    await network.clock.advance(by: .seconds(1))
     let image = try await visible.value
     #expect(image.width == 3, "the visible cell still gets its image")
     #expect(network.cancellations.value == 0, "the fetch had a visible waiter and must not be cancelled")
@@ -207,6 +207,6 @@ struct Exercise7_ImagePrefetcherTests {
     #expect(cancelled, "the URL scrolled away from should be cancelled")
     let next = await waitForFetches(2, network, prefetcher)
     #expect(next && network.fetches.value == 3, "its slot should go to the next queued URL; fetches \(network.fetches.value)")
-    network.clock.advance(by: .seconds(1))
+    await network.clock.advance(by: .seconds(1))
   }
 }

@@ -88,11 +88,11 @@ struct Exercise3_RetryPolicyTests {
     }
     for _ in 0..<2 {
       guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
-      clock.advance(by: .seconds(10))
+      await clock.advance(by: .seconds(10))
     }
     let finished = await eventually { done.value == 1 }
     #expect(finished, "after the last attempt failed the loop must throw at once, not sleep: it is still waiting")
-    if !finished { clock.advance(by: .seconds(100)) }
+    if !finished { await clock.advance(by: .seconds(100)) }
     let error = await failure(of: task)
     #expect(error == .http(status: 503, body: Data()), "the last failure should reach the caller, got \(String(describing: error))")
     #expect(attempts.value == 3, "maxAttempts 3 means exactly 3 attempts, got \(attempts.value)")
@@ -114,7 +114,7 @@ struct Exercise3_RetryPolicyTests {
     // A wrong loop sleeps before retrying the POST: move time so the test ends and reports it.
     for _ in 0..<3 {
       guard await clock.waitForSleepers(1, giveUp: { posted.value == 1 }) else { break }
-      clock.advance(by: .seconds(100))
+      await clock.advance(by: .seconds(100))
     }
     let error = await failure(of: post)
     #expect(error == .http(status: 503, body: Data()), "the POST's failure should reach the caller")
@@ -131,7 +131,7 @@ struct Exercise3_RetryPolicyTests {
         return attempt
       }
     }
-    if await clock.waitForSleepers(1, giveUp: { done.value == 1 }) { clock.advance(by: .seconds(1)) }
+    if await clock.waitForSleepers(1, giveUp: { done.value == 1 }) { await clock.advance(by: .seconds(1)) }
     #expect((try? await task.value) == 2, "a POST with an idempotency key may be retried and succeed on attempt 2")
   }
 
@@ -175,11 +175,11 @@ struct Exercise3_RetryPolicyTests {
       }
       for _ in 0..<2 {
         guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
-        clock.advance(by: .seconds(1))
+        await clock.advance(by: .seconds(1))
       }
       // A loop that ignores Retry-After sleeps longer: let it finish so the test can report it.
       while done.value == 0, await clock.waitForSleepers(1, giveUp: { done.value == 1 }) {
-        clock.advance(by: .seconds(100))
+        await clock.advance(by: .seconds(100))
       }
       let status = try? await task.value
       #expect(status == 200, "two 503s then a success: the third attempt should return 200")

@@ -42,7 +42,7 @@ struct Exercise4_TokenStoreTests {
       return Self.token(number)
     }
     let tasks = await crowd(store, count: 20, rejected: "old", clock: clock)
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     for task in tasks {
       let token = try? await task.value
       #expect(token == "new-1", "every caller of refreshedAccessToken(after: \"old\") should get the one new token, got \(String(describing: token))")
@@ -64,7 +64,7 @@ struct Exercise4_TokenStoreTests {
       return Self.token(number)
     }
     let tasks = await crowd(store, count: 10, rejected: "old", clock: clock)
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     for task in tasks {
       let error = await failure(of: task)
       #expect(error == .offline, "every waiter should get the refresh's failure, got \(String(describing: error))")
@@ -90,7 +90,7 @@ struct Exercise4_TokenStoreTests {
     }
     let tasks = await crowd(store, count: 3, rejected: "old", clock: clock)
     await store.set(nil)
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     for task in tasks {
       let error = await failure(of: task)
       #expect(
@@ -113,7 +113,7 @@ struct Exercise4_TokenStoreTests {
     }
     let tasks = await crowd(store, count: 2, rejected: "old", clock: clock)
     await store.set(Self.token(9))
-    clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1))
     for task in tasks {
       let token = try? await task.value
       #expect(token == "new-9", "a login replaced the token during the refresh: waiters should get it, got \(String(describing: token))")

@@ -58,7 +58,7 @@ struct Exercise7_NetworkManagerTests {
     }
     for _ in 0..<2 {
       guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
-      clock.advance(by: .seconds(10))
+      await clock.advance(by: .seconds(10))
     }
     await release(clock, until: done)
     let health = try? await task.value
@@ -122,7 +122,7 @@ struct Exercise7_NetworkManagerTests {
       defer { done.increment() }
       return try await client.send(Get<Health>(path: "/health"))
     }
-    if await clock.waitForSleepers(1, giveUp: { done.value == 1 }) { clock.advance(by: .seconds(10)) }
+    if await clock.waitForSleepers(1, giveUp: { done.value == 1 }) { await clock.advance(by: .seconds(10)) }
     await release(clock, until: done)
     let health = try? await task.value
     #expect(health == Health(status: "processed"), "what process returns is what the caller gets, got \(String(describing: health))")
@@ -229,7 +229,7 @@ struct Exercise7_NetworkManagerTests {
       }
       for _ in 0..<2 {
         guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
-        clock.advance(by: .seconds(1))
+        await clock.advance(by: .seconds(1))
       }
       await release(clock, until: done)
       let outcome = await task.result
@@ -272,7 +272,7 @@ struct Exercise7_NetworkManagerTests {
   /// (the waits it asked for stay in `sleepHistory`).
   func release(_ clock: ManualClock, until done: Counter) async {
     for _ in 0..<2_000 where done.value == 0 {
-      if clock.sleepers > 0 { clock.advance(by: .seconds(3_600)) }
+      if clock.sleepers > 0 { await clock.advance(by: .seconds(3_600)) }
       try? await Task.sleep(nanoseconds: 1_000_000)
     }
   }

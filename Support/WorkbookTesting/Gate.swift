@@ -1,0 +1,78 @@
+import Synchronization
+
+/// A point in the code under test where it stops until the test lets it through.
+///
+/// A gate forces an interleaving: the test parks the code at the named point (`await gate.pass()`
+/// inside a fake transport, a factory or an injected hook), does what the interleaving needs (a
+/// cancel, a second caller, a refresh), and then opens the gate. `waiting` counts who is parked,
+/// and `arrivals(_:)` waits for them, so no test guesses how long the code takes to get there.
+///
+/// Waiting ignores cancellation on purpose: it stands for work that takes a while to notice it was
+/// cancelled, which is exactly the window a cancellation test needs to hold open.
+public final class Gate: Sendable {
+  private struct State {
+    var isOpen = false
+    var passes = 0
+    var arrived = 0
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private let state = Mutex(State())
+
+  /// A closed gate.
+  public init() { Quiescence.install() }
+
+  /// Parks the caller until the gate is opened or lets one through.
+  public func pass() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let through = state.withLock { state -> Bool in
+        state.arrived += 1
+        if state.isOpen { return true }
+        if state.passes > 0 {
+          state.passes -= 1
+          return true
+        }
+        state.waiters.append(continuation)
+        return false
+      }
+      if through { continuation.resume() }
+    }
+  }
+
+  /// How many callers are parked at the gate now.
+  public var waiting: Int { state.withLock { $0.waiters.count } }
+
+  /// How many callers have reached the gate so far, parked or let through.
+  public var arrived: Int { state.withLock { $0.arrived } }
+
+  /// Waits until `count` callers are parked at the gate; false as soon as nothing is left to run
+  /// with fewer there (see `eventually`), or when `giveUp` says the code under test has finished.
+  @discardableResult
+  public func arrivals(
+    _ count: Int, _ progress: Progress = .tasks, giveUp: () -> Bool = { false }
+  ) async -> Bool {
+    await eventually(progress, giveUp: { giveUp() }) { waiting >= count }
+  }
+
+  /// Lets every parked caller through, and every later one.
+  public func open() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.isOpen = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Lets `count` callers through, the longest-parked first; a caller that arrives later takes
+  /// a pass that is left over.
+  public func release(_ count: Int = 1) {
+    let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      let now = Array(state.waiters.prefix(count))
+      state.waiters.removeFirst(now.count)
+      state.passes += count - now.count
+      return now
+    }
+    for waiter in woken { waiter.resume() }
+  }
+}

@@ -1,0 +1,81 @@
+import Testing
+import WorkbookTesting
+
+@Suite("WorkbookTesting — knowing when nothing is left to run", .timeLimit(.minutes(1)))
+struct QuiescenceTests {
+  @Test func theRuntimeHookIsInstalled() {
+    Quiescence.install()
+    #expect(Quiescence.isAvailable, "the Swift runtime's enqueue hook should be found on this toolchain")
+  }
+
+  @Test("settle returns only after every task has run as far as it can")
+  func settleWaitsForEveryTask() async {
+    Quiescence.install()  // before the tasks: jobs queued before the hook are not counted
+    let done = Counter()
+    for _ in 0..<200 {
+      Task {
+        for _ in 0..<10 { await Task.yield() }
+        done.increment()
+      }
+    }
+    await settle()
+    #expect(done.value == 200, "settle returned while \(200 - done.value) tasks could still run")
+  }
+
+  @Test("settle returns while a task is parked on a manual clock, a gate or a continuation")
+  func settleReturnsWhileTasksAreParked() async {
+    let clock = ManualClock()
+    let gate = Gate()
+    let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
+    let walker = Task { await gate.pass() }
+    await settle()
+    #expect(clock.sleepers == 1)
+    #expect(gate.waiting == 1)
+    sleeper.cancel()
+    gate.open()
+    _ = await sleeper.result
+    await walker.value
+  }
+
+  @Test("a settle that never comes ends at its deadline")
+  func settleHasADeadline() async {
+    let spinning = Task {
+      while !Task.isCancelled { await Task.yield() }
+    }
+    let settled = await Quiescence.settle(before: .now.advanced(by: .milliseconds(50)))
+    #expect(!settled, "a task that never stops running means the process never settles")
+    spinning.cancel()
+  }
+
+  @Test("eventually(.tasks) fails as soon as everything is parked, without waiting out its safety net")
+  func eventuallyFailsFastOnParkedCode() async {
+    let clock = ManualClock()
+    let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
+    let start = ContinuousClock.now
+    let twoSleepers = await eventually { clock.sleepers == 2 }
+    #expect(!twoSleepers)
+    #expect(ContinuousClock.now - start < safetyNet / 2, "a parked system should end the wait at once")
+    sleeper.cancel()
+    _ = await sleeper.result
+  }
+
+  @Test("eventually(.tasks) sees a condition that tasks make true")
+  func eventuallySeesProgress() async {
+    let counter = Counter()
+    Task {
+      for _ in 0..<100 {
+        await Task.yield()
+        counter.increment()
+      }
+    }
+    #expect(await eventually { counter.value == 100 })
+  }
+
+  @Test("eventually gives up at once when told the work is over")
+  func eventuallyGivesUp() async {
+    let start = ContinuousClock.now
+    let met = await eventually(.threads, giveUp: { true }) { false }
+    #expect(!met)
+    #expect(ContinuousClock.now - start < .seconds(5))
+  }
+}
