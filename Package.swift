@@ -90,6 +90,12 @@ if tools {
 if exists("Support/PracticeServer") {
   targets.append(.target(name: "PracticeServer", path: "Support/PracticeServer", swiftSettings: swiftSettings))
   testSupport.append("PracticeServer")
+  // The server's own suite (hostile input, bounded resources), run by `make test` only.
+  if tools && exists("Tests/PracticeServerTests") {
+    targets.append(
+      .testTarget(
+        name: "PracticeServerTests", dependencies: ["PracticeServer", "WorkbookTesting"], path: "Tests/PracticeServerTests"))
+  }
   if exists("Support/PracticeServerMain") {
     targets.append(
       .executableTarget(
