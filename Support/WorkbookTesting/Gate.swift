@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// A point in the code under test where it stops until the test lets it through.
 ///
@@ -17,7 +17,7 @@ public final class Gate: Sendable {
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// A closed gate.
   public init() { Quiescence.install() }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A `Clock` whose time moves only when a test calls `advance(by:)`.
 ///
 /// Sleepers are kept in a list ordered by deadline and resumed, in deadline order, when the clock
@@ -35,7 +33,7 @@ public final class ManualClock: Clock, Sendable {
     var history: [Duration] = []
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   public init() { Quiescence.install() }
 

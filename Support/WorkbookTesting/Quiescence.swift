@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -83,7 +82,7 @@ public enum Quiescence {
     var watchers: [UInt64: CheckedContinuation<Bool, Never>] = [:]
   }
 
-  private static let state = Mutex(State())
+  private static let state = Locked(State())
 
   private typealias Original = @convention(thin) (UnownedJob) -> Void
   private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
