@@ -5,7 +5,8 @@
 // fetch per cursor however many callers ask (chapter 1's `SingleFlightStore` does exactly
 // that), no post twice in `posts` (the server's pages may overlap when new posts arrive), and no
 // request at all once the server said there is no next page. A failed page is not remembered:
-// the next call tries the same cursor again.
+// the next call tries the same cursor again. And a page that was in flight when a refresh replaced
+// the feed belongs to the old feed: when it arrives, drop it, even if its cursor matches.
 import DataStore
 import Foundation
 import Workbook
@@ -35,8 +36,9 @@ public actor FeedRepository {
 
   /// Fetches the page after the last one loaded and appends its new posts.
   ///
-  /// Returns the posts this call added (empty when another caller added them first, or when
-  /// there are no more pages). Concurrent callers share one request for the same cursor.
+  /// Returns the posts this call added (empty when another caller added them first, when a
+  /// refresh replaced the feed while the page was in flight, or when there are no more pages).
+  /// Concurrent callers share one request for the same cursor.
   @discardableResult
   public func loadNextPage() async throws -> [Post] {
     throw NotImplemented("FeedRepository.loadNextPage")

@@ -33,23 +33,48 @@ struct Exercise1_FeedRepositoryTests {
     let clock = ManualClock()
     let api = ScriptedFeedAPI(postCount: 100, clock: clock)
     let repository = FeedRepository(api: api, pageSize: 20)
-    let finished = Counter()
-    let callers = (0..<10).map { _ in
-      Task {
-        defer { finished.increment() }
-        return try await repository.loadNextPage()
-      }
-    }
-    await clock.waitForSleepers(1) { finished.value == 10 }
-    for _ in 0..<200 { await Task.yield() }
+    let callers = Crowd(10) { _ in try await repository.loadNextPage() }
+    // The first request is asleep on the clock; settling lets every other caller get as far as it
+    // can (joined that request, or sent its own), so the page is answered only after all 10 asked.
+    await clock.waitForSleepers(1) { callers.allFinished }
+    await settle()
     await clock.advance(by: .seconds(1))
-    var added = 0
-    for caller in callers { added += try await caller.value.count }
+    let added = try await callers.values().reduce(0) { $0 + $1.count }
     #expect(
       api.pageRequests.count == 1,
       "10 callers asked for the next page while the first request was in flight: they must share it (1 request), got \(api.pageRequests.count)")
     #expect(added == 20, "the 20 posts of the page should be added once in total across callers, got \(added)")
     #expect(await repository.posts.count == 20, "the page's 20 posts should be in the feed once")
+  }
+
+  @Test("a page that was in flight when a refresh replaced the feed is not appended to the new feed")
+  func aPageInFlightDuringARefreshIsDropped() async throws {
+    let api = ScriptedFeedAPI(postCount: 60)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    try await repository.loadNextPage()
+    let gate = Gate()
+    api.holdPage(cursor: "after:p19", at: gate)
+    let scroll = Crowd(1) { _ in try await repository.loadNextPage() }
+    let inFlight = await gate.arrivals(1) { scroll.allFinished }
+    try #require(inFlight, "the scroll should ask for the page after p19 (held in flight by the test); requests: \(api.pageRequests)")
+    // Pull-to-refresh while that page is in flight. The new first page ends at the same post, so
+    // its cursor is again "after:p19": the cursor alone cannot tell the old page from a new one.
+    await repository.replace(with: FeedPage(posts: (0..<20).map(ScriptedFeedAPI.post), nextCursor: "after:p19"))
+    gate.open()
+    let stale = await scroll.results()[0]
+    if case .success(let added) = stale {
+      #expect(added.isEmpty, "the page was fetched for the feed the refresh replaced: it adds nothing; it returned \(added.count) posts")
+    }
+    let shown = await repository.posts.count
+    #expect(
+      shown == 20,
+      "a page that was in flight when the refresh replaced the feed belongs to the old feed (the server may have changed since): it must not be appended to the refreshed 20 posts; the feed has \(shown)"
+    )
+    let fresh = try await repository.loadNextPage()
+    #expect(fresh.count == 20, "the next scroll after the refresh fetches the page after p19 again and adds its 20 posts; added \(fresh.count)")
+    #expect(
+      api.pageRequests == [nil, "after:p19", "after:p19"],
+      "the page after p19 is requested once before the refresh and once after it; got \(api.pageRequests)")
   }
 
   @Test func overlappingPagesDoNotDuplicatePosts() async throws {

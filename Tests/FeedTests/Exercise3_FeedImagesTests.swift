@@ -54,8 +54,10 @@ struct Exercise3_FeedImagesTests {
     await images.visibleRowsChanged(0..<3, of: posts)
     let expected = posts[3..<8].compactMap(\.imageUrl)
     #expect(await images.prefetching == expected, "rows 0–2 are visible: the next 5 posts (3–7) should be prefetched, nearest first")
-    let done = await eventually(within: .seconds(2)) { Set(server.urls) == Set(expected) }
-    #expect(done, "the images of posts 3–7 should be fetched, and nothing else; fetched \(server.urls.map(\.lastPathComponent))")
+    // The fetches answer at once: once everything has run, what was fetched is final.
+    await settle()
+    #expect(
+      Set(server.urls) == Set(expected), "the images of posts 3–7 should be fetched, and nothing else; fetched \(server.urls.map(\.lastPathComponent))")
   }
 
   @Test func postsWithoutAnImageAreSkipped() async throws {
@@ -84,11 +86,12 @@ struct Exercise3_FeedImagesTests {
     let images = FeedImages(loader: ImageLoader(fetch: server.fetch(), diskCache: nil), lookahead: 5, maxConcurrentPrefetches: 2)
     let posts = Self.posts(100)
     await images.visibleRowsChanged(0..<3, of: posts)
-    _ = await eventually(within: .seconds(2)) { clock.sleepers >= 2 }
+    await clock.waitForSleepers(2)
+    await settle()
     #expect(await images.prefetcher.runningCount == 2, "prefetches run at most 2 at a time")
     // A fling: rows 50–52 are now visible.
     await images.visibleRowsChanged(50..<53, of: posts)
-    let cancelled = await eventually(within: .seconds(2)) { server.cancellations.value == 2 }
+    let cancelled = await eventually { server.cancellations.value == 2 }
     #expect(cancelled, "the 2 running prefetches of rows 3–7 are no longer ahead: both should be cancelled, saw \(server.cancellations.value)")
     #expect(
       await images.prefetching == posts[53..<58].compactMap(\.imageUrl),
@@ -103,7 +106,9 @@ struct Exercise3_FeedImagesTests {
     let server = ImageServer(clock: clock)
     let images = FeedImages(loader: ImageLoader(fetch: server.fetch(), diskCache: nil), lookahead: 5, maxConcurrentPrefetches: 2)
     await images.visibleRowsChanged(0..<1, of: Self.posts(10, withoutImage: []))
-    await clock.waitForSleepers(2)
+    let started = await clock.waitForSleepers(2)
+    try #require(started, "rows 1–5 are ahead of row 0: their prefetches should start, 2 at a time, before the warning")
+    await settle()
     await images.handleMemoryWarning()
     #expect(await images.prefetching.isEmpty, "after a memory warning nothing is ahead any more: forget the window")
     let pending = await images.prefetcher.pendingCount
@@ -112,6 +117,11 @@ struct Exercise3_FeedImagesTests {
       pending == 0 && running == 0,
       "a memory warning must stop the prefetcher too (the app is short of memory: this is no time to load images nobody sees); \(pending) queued, \(running) running"
     )
+    // Play every sleep out: nothing the prefetcher had queued may start after the warning.
+    await clock.run()
+    #expect(
+      server.urls.count == 2,
+      "after the memory warning no further image should be fetched; fetched \(server.urls.map(\.lastPathComponent))")
   }
 
   @Test func aMemoryWarningPurgesMemoryOnly() async throws {

@@ -5,7 +5,8 @@ import WorkbookTesting
 @testable import Feed
 
 /// A `FeedAPI` double: a fixed list of posts served in pages, with optional latency on a manual
-/// clock, scripted failures, and a record of every request.
+/// clock, page requests held at a `Gate` until the test lets them through, scripted failures, and
+/// a record of every request.
 final class ScriptedFeedAPI: FeedAPI {
   struct State {
     var posts: [Post]
@@ -19,6 +20,8 @@ final class ScriptedFeedAPI: FeedAPI {
     var lostCommentResponses = 0
     /// Every comment request fails with this, before anything is stored.
     var commentFailure: (any Error)?
+    /// Page requests for these cursors (nil: the first page) stop at the gate once recorded.
+    var heldPages: [String?: Gate] = [:]
   }
 
   let state: Mutex<State>
@@ -46,6 +49,11 @@ final class ScriptedFeedAPI: FeedAPI {
   func setLikeFailure(_ error: (any Error)?) { state.withLock { $0.likeFailure = error } }
   func loseCommentResponses(_ count: Int) { state.withLock { $0.lostCommentResponses = count } }
   func failComments(with error: (any Error)?) { state.withLock { $0.commentFailure = error } }
+  /// Holds every request for the page after `cursor` (nil: the first page) at `gate`: the request
+  /// is recorded, then waits there until the test opens the gate or releases it, and only then
+  /// reads the posts (and sleeps its latency, with a clock). `gate.arrivals(n)` tells the test the
+  /// request is in flight.
+  func holdPage(cursor: String?, at gate: Gate) { state.withLock { $0.heldPages[cursor] = gate } }
   /// Puts `posts` at the top of the feed, as if they were just published.
   func publish(_ posts: [Post]) { state.withLock { $0.posts.insert(contentsOf: posts, at: 0) } }
 
@@ -54,10 +62,11 @@ final class ScriptedFeedAPI: FeedAPI {
   }
 
   func feedPage(cursor: String?, limit: Int) async throws -> FeedPage {
-    let failure = state.withLock { state -> (any Error)? in
+    let (failure, gate) = state.withLock { state -> ((any Error)?, Gate?) in
       state.pageRequests.append(cursor)
-      return state.failures.isEmpty ? nil : state.failures.removeFirst()
+      return (state.failures.isEmpty ? nil : state.failures.removeFirst(), state.heldPages[cursor])
     }
+    await gate?.pass()
     try await wait()
     if let failure { throw failure }
     return state.withLock { state in

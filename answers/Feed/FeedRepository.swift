@@ -5,7 +5,8 @@
 // fetch per cursor however many callers ask (chapter 1's `SingleFlightStore` does exactly
 // that), no post twice in `posts` (the server's pages may overlap when new posts arrive), and no
 // request at all once the server said there is no next page. A failed page is not remembered:
-// the next call tries the same cursor again.
+// the next call tries the same cursor again. And a page that was in flight when a refresh replaced
+// the feed belongs to the old feed: when it arrives, drop it, even if its cursor matches.
 import DataStore
 import Foundation
 import Workbook
@@ -28,6 +29,9 @@ public actor FeedRepository {
   private var nextCursor: String?
   private var hasNetworkPage = false
   private var positions: [String: Int] = [:]
+  /// Bumped whenever the feed is started over (`replace`, `restore`): a page fetched for an
+  /// earlier feed is dropped when it arrives, even when its cursor happens to match the new one.
+  private var generation = 0
   /// One fetch per cursor, shared by concurrent callers; replaced wholesale by `replace(with:)`.
   private var pages = SingleFlightStore<String, FeedPage>()
 
@@ -38,20 +42,24 @@ public actor FeedRepository {
 
   /// Fetches the page after the last one loaded and appends its new posts.
   ///
-  /// Returns the posts this call added (empty when another caller added them first, or when
-  /// there are no more pages). Concurrent callers share one request for the same cursor.
+  /// Returns the posts this call added (empty when another caller added them first, when a
+  /// refresh replaced the feed while the page was in flight, or when there are no more pages).
+  /// Concurrent callers share one request for the same cursor.
   @discardableResult
   public func loadNextPage() async throws -> [Post] {
     guard hasMore else { return [] }
     let cursor = nextCursor
+    let feed = generation
     let key = cursor ?? Self.firstPageKey
     let api = api
     let limit = pageSize
     let page = try await pages.value(for: key) {
       try await api.feedPage(cursor: cursor, limit: limit)
     }
-    // Another caller may have applied this page (and moved the cursor on) while we waited.
-    guard cursor == nextCursor, hasMore else { return [] }
+    // While we waited, another caller may have applied this page (and moved the cursor on), or
+    // a refresh may have replaced the feed: a refreshed first page can end at the same post, so
+    // an equal cursor does not prove the page belongs to the feed on screen now.
+    guard feed == generation, cursor == nextCursor, hasMore else { return [] }
     return apply(page)
   }
 
@@ -92,6 +100,7 @@ public actor FeedRepository {
   public var cursor: String? { nextCursor }
 
   private func reset() {
+    generation += 1
     posts = []
     positions = [:]
     pages = SingleFlightStore()
