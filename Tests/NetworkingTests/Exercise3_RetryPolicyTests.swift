@@ -173,14 +173,13 @@ struct Exercise3_RetryPolicyTests {
           return response.statusCode
         }
       }
+      // Each attempt runs on URLSession's threads and the server's: the waits for a sleep poll.
       for _ in 0..<2 {
-        guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
+        guard await clock.waitForSleepers(1, .threads, giveUp: { done.value == 1 }) else { break }
         await clock.advance(by: .seconds(1))
       }
       // A loop that ignores Retry-After sleeps longer: let it finish so the test can report it.
-      while done.value == 0, await clock.waitForSleepers(1, giveUp: { done.value == 1 }) {
-        await clock.advance(by: .seconds(100))
-      }
+      await wakeSleepers(on: clock, of: task, until: done, step: .seconds(100))
       let status = try? await task.value
       #expect(status == 200, "two 503s then a success: the third attempt should return 200")
       #expect(server.requestCount("/v1/feed") == 3, "the server should have seen 3 requests, saw \(server.requestCount("/v1/feed"))")

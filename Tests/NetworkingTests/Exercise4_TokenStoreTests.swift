@@ -18,18 +18,15 @@ struct Exercise4_TokenStoreTests {
     AuthToken(accessToken: "new-\(number)", refreshToken: "r\(number)", expiresAt: farFuture)
   }
 
-  /// Starts `count` callers that all report a 401 for `rejected` while the refresh sleeps.
-  func crowd(_ store: TokenStore, count: Int, rejected: String, clock: ManualClock) async -> [Task<String, any Error>] {
-    let finished = Counter()
-    let tasks = (0..<count).map { _ in
-      Task {
-        defer { finished.increment() }
-        return try await store.refreshedAccessToken(after: rejected)
-      }
-    }
-    await clock.waitForSleepers(1) { finished.value == count }
-    for _ in 0..<500 { await Task.yield() }
-    return tasks
+  /// Starts `count` callers that all report a 401 for `rejected`, and returns them once the
+  /// refresh sleeps on `clock` and every caller has gone as far as it can (or has finished, as the
+  /// starter's do). Until the test moves the clock, nothing changes: every caller that was going
+  /// to join the refresh has joined it, and every refresh that was going to start has started.
+  func crowd(_ store: TokenStore, count: Int, rejected: String, clock: ManualClock) async -> Crowd<String> {
+    let callers = Crowd(count) { _ in try await store.refreshedAccessToken(after: rejected) }
+    await clock.waitForSleepers(1) { callers.allFinished }
+    await settle()
+    return callers
   }
 
   @Test("20 concurrent 401s cause exactly one refresh, and everyone gets its token")
@@ -41,9 +38,14 @@ struct Exercise4_TokenStoreTests {
       try await clock.sleep(for: .seconds(1))
       return Self.token(number)
     }
-    let tasks = await crowd(store, count: 20, rejected: "old", clock: clock)
+    let callers = await crowd(store, count: 20, rejected: "old", clock: clock)
+    // All 20 are held while the one refresh sleeps: they must have joined it, not started their own.
+    #expect(
+      refreshes.value == 1 && callers.finished == 0,
+      "20 callers saw a 401 while the refresh was in flight: all should wait for that one refresh; \(refreshes.value) refreshes started and \(callers.finished) callers already returned"
+    )
     await clock.advance(by: .seconds(1))
-    for task in tasks {
+    for task in callers.tasks {
       let token = try? await task.value
       #expect(token == "new-1", "every caller of refreshedAccessToken(after: \"old\") should get the one new token, got \(String(describing: token))")
     }
@@ -63,9 +65,10 @@ struct Exercise4_TokenStoreTests {
       }
       return Self.token(number)
     }
-    let tasks = await crowd(store, count: 10, rejected: "old", clock: clock)
+    let callers = await crowd(store, count: 10, rejected: "old", clock: clock)
+    #expect(refreshes.value == 1, "10 callers held while the refresh sleeps should share it; \(refreshes.value) refreshes started")
     await clock.advance(by: .seconds(1))
-    for task in tasks {
+    for task in callers.tasks {
       let error = await failure(of: task)
       #expect(error == .offline, "every waiter should get the refresh's failure, got \(String(describing: error))")
     }
@@ -88,10 +91,10 @@ struct Exercise4_TokenStoreTests {
       try? await clock.sleep(for: .seconds(1))  // a refresh that finishes even when cancelled
       return Self.token(1)
     }
-    let tasks = await crowd(store, count: 3, rejected: "old", clock: clock)
+    let callers = await crowd(store, count: 3, rejected: "old", clock: clock)
     await store.set(nil)
     await clock.advance(by: .seconds(1))
-    for task in tasks {
+    for task in callers.tasks {
       let error = await failure(of: task)
       #expect(
         error == .unauthorized,
@@ -111,10 +114,10 @@ struct Exercise4_TokenStoreTests {
       try? await clock.sleep(for: .seconds(1))
       return Self.token(1)
     }
-    let tasks = await crowd(store, count: 2, rejected: "old", clock: clock)
+    let callers = await crowd(store, count: 2, rejected: "old", clock: clock)
     await store.set(Self.token(9))
     await clock.advance(by: .seconds(1))
-    for task in tasks {
+    for task in callers.tasks {
       let token = try? await task.value
       #expect(token == "new-9", "a login replaced the token during the refresh: waiters should get it, got \(String(describing: token))")
     }

@@ -16,12 +16,13 @@ struct Exercise7_NetworkManagerTests {
 
   func manager(
     _ session: URLSession, clock: ManualClock = ManualClock(), tokens: TokenStore? = nil, plugins: [any NetworkPlugin] = [],
-    policy: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none)
+    policy: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none),
+    taskCreated: @escaping @Sendable (URLSessionTask) -> Void = { _ in }
   ) -> NetworkManager<ManualClock> {
     NetworkManager(
       session: session, builder: RequestBuilder(baseURL: base), retryPolicy: policy, tokens: tokens, plugins: plugins,
       clock: clock,
-      random: .constant(0))
+      random: .constant(0), taskCreated: taskCreated)
   }
 
   @Test func sendBuildsSendsChecksAndDecodes() async throws {
@@ -31,14 +32,18 @@ struct Exercise7_NetworkManagerTests {
       return (StubURLProtocol.response(for: request), Data(#"{"id":"u1","name":"Ada","email":"ada@example.com"}"#.utf8))
     }
     defer { session.finishTasksAndInvalidate() }
-    let user = try await manager(session).send(Get<User>(path: "/users/me"))
+    let clock = ManualClock()
+    let client = manager(session, clock: clock)
+    let user = try await outcome(on: clock) { try await client.send(Get<User>(path: "/users/me")) }.get()
     #expect(user.name == "Ada", "the response should be decoded with the API's conventions")
     #expect(seen.values.first?.url?.absoluteString == "https://api.example.com/v1/users/me", "the request goes to the built URL")
 
     let failing = StubURLProtocol.session { request in (StubURLProtocol.response(for: request, status: 404), Data("{}".utf8)) }
     defer { failing.finishTasksAndInvalidate() }
-    let error = await failure(of: Task { try await manager(failing).send(Get<User>(path: "/users/x")) })
+    let failingClient = manager(failing, clock: clock)
+    let error = await outcome(on: clock) { try await failingClient.send(Get<User>(path: "/users/x")) }.networkError
     #expect(error == .http(status: 404, body: Data("{}".utf8)), "a 404 should reach the caller as .http(404), got \(String(describing: error))")
+    #expect(clock.sleepHistory.isEmpty, "a 200 and a 404 are final: nothing to wait for, but the manager waited \(clock.sleepHistory)")
   }
 
   @Test func transientFailuresAreRetriedOnTheInjectedClock() async throws {
@@ -56,11 +61,12 @@ struct Exercise7_NetworkManagerTests {
       defer { done.increment() }
       return try await client.send(Get<Health>(path: "/health"))
     }
+    // Each attempt runs on URLSession's threads, so the waits for the next sleep poll (.threads).
     for _ in 0..<2 {
-      guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
+      guard await clock.waitForSleepers(1, .threads, giveUp: { done.value == 1 }) else { break }
       await clock.advance(by: .seconds(10))
     }
-    await release(clock, until: done)
+    await wakeSleepers(on: clock, of: task, until: done)
     let health = try? await task.value
     #expect(health == Health(status: "ok"), "two 503s and then a 200: the manager should retry and succeed")
     #expect(calls.value == 3, "3 attempts expected, saw \(calls.value)")
@@ -122,12 +128,12 @@ struct Exercise7_NetworkManagerTests {
       defer { done.increment() }
       return try await client.send(Get<Health>(path: "/health"))
     }
-    if await clock.waitForSleepers(1, giveUp: { done.value == 1 }) { await clock.advance(by: .seconds(10)) }
-    await release(clock, until: done)
+    if await clock.waitForSleepers(1, .threads, giveUp: { done.value == 1 }) { await clock.advance(by: .seconds(10)) }
+    await wakeSleepers(on: clock, of: task, until: done)
     let health = try? await task.value
     #expect(health == Health(status: "processed"), "what process returns is what the caller gets, got \(String(describing: health))")
     #expect(prepared.values == ["yes", "yes"], "the request prepare returns is the one sent, on every attempt; the server saw \(prepared.values)")
-    _ = try? await client.send(Get<Health>(path: "/health"))
+    _ = await outcome(on: clock) { try await client.send(Get<Health>(path: "/health")) }
     let expected = [
       "prepare 1/1", "willSend 1/1 prepared: yes", "didReceive 1/1 503", "process 1/1 503",
       "prepare 1/2", "willSend 1/2 prepared: yes", "didReceive 1/2 200", "process 1/2 200",
@@ -154,7 +160,9 @@ struct Exercise7_NetworkManagerTests {
       refreshes.increment()
       return AuthToken(accessToken: "fresh", refreshToken: "r2", expiresAt: Self.farFuture)
     }
-    let result = try await manager(session, tokens: tokens).send(Get<Health>(path: "/users/me", requiresAuth: true))
+    let clock = ManualClock()
+    let client = manager(session, clock: clock, tokens: tokens)
+    let result = try await outcome(on: clock) { try await client.send(Get<Health>(path: "/users/me", requiresAuth: true)) }.get()
     #expect(result.status == "ok", "the replay with the fresh token should succeed")
     #expect(authorizations.values == ["Bearer stale", "Bearer fresh"], "sent with the stale token, then once with the fresh one: \(authorizations.values)")
     #expect(refreshes.value == 1, "one refresh")
@@ -173,16 +181,19 @@ struct Exercise7_NetworkManagerTests {
       refreshes.increment()
       return AuthToken(accessToken: "t2", refreshToken: "r2", expiresAt: Self.farFuture)
     }
-    let error = await failure(of: Task { try await manager(session, tokens: tokens).response(for: API.refresh(refreshToken: "r")) })
-    #expect(error == .unauthorized, "a rejected refresh call is simply .unauthorized")
+    let clock = ManualClock()
+    let client = manager(session, clock: clock, tokens: tokens)
+    let error = await outcome(on: clock) { try await client.response(for: API.refresh(refreshToken: "r")) }.networkError
+    #expect(error == .unauthorized, "a rejected refresh call is simply .unauthorized, got \(String(describing: error))")
     #expect(refreshes.value == 0, "a 401 from the refresh endpoint must never trigger another refresh")
     #expect(authorizations.values == ["(none)"], "a public endpoint is sent once, without the access token: \(authorizations.values)")
   }
 
-  @Test func priorityReachesTheURLSessionTask() {
+  @Test func priorityReachesTheURLSessionTask() async {
     let session = StubURLProtocol.session { request in (StubURLProtocol.response(for: request), Data()) }
     defer { session.finishTasksAndInvalidate() }
-    let client = manager(session)
+    let sent = Recorder<Float>()
+    let client = manager(session, taskCreated: { task in sent.append(task.priority) })
     let request = URLRequest(url: base)
     for priority in RequestPriority.allCases {
       let task = client.dataTask(for: request, priority: priority) { _, _, _ in }
@@ -190,6 +201,52 @@ struct Exercise7_NetworkManagerTests {
       task.cancel()
     }
     #expect(RequestPriority.high.taskPriority > RequestPriority.low.taskPriority, "high must outrank low")
+    let made = sent.count
+    for priority in RequestPriority.allCases {
+      _ = try? await client.perform(request, priority: priority)
+    }
+    let expected = RequestPriority.allCases.map(\.taskPriority)
+    #expect(
+      Array(sent.values.dropFirst(made)) == expected,
+      "perform should make its task with dataTask(for:priority:completion:) and the caller's priority (low, normal, high): the tasks it made had \(Array(sent.values.dropFirst(made)))"
+    )
+  }
+
+  @Test("a cancellation that arrives before the URLSession task is resumed still cancels it")
+  func cancellationBeforeTheTaskStarts() async throws {
+    let requests = Counter()
+    let session = StubURLProtocol.session { request in
+      requests.increment()
+      return (StubURLProtocol.response(for: request), Data(#"{"status":"ok"}"#.utf8))
+    }
+    defer { session.finishTasksAndInvalidate() }
+    // The caller is cancelled from inside dataTask(for:priority:completion:): perform has begun,
+    // its task exists and nothing has resumed it. The cancellation handler runs right there.
+    let caller = LockedBox<Task<HTTPResponse, any Error>?>(nil)
+    let made = Counter()
+    let client = manager(
+      session,
+      taskCreated: { _ in
+        made.increment()
+        caller.value?.cancel()
+      })
+    let start = Gate()
+    let task = Task {
+      await start.pass()
+      return try await client.perform(URLRequest(url: base.appendingPathComponent("health")))
+    }
+    caller.mutate { $0 = task }
+    start.open()
+    let error = await failure(of: task)
+    #expect(made.value == 1, "perform should make its one task with dataTask(for:priority:completion:); it made \(made.value)")
+    guard made.value == 1 else { return }
+    #expect(
+      error == .cancelled,
+      "the caller was cancelled after perform made its task and before it resumed it: it should get .cancelled, got \(String(describing: error))")
+    #expect(
+      requests.value == 0,
+      "a task whose caller is already cancelled must be cancelled, never resumed: keep the task and a cancelled flag behind one lock and check the flag when you store the task; the request was sent \(requests.value) time(s)"
+    )
   }
 
   @Test("integration: cancelling the caller cancels the URLSession task at once")
@@ -198,16 +255,31 @@ struct Exercise7_NetworkManagerTests {
       server.chaos.delay(milliseconds: 20_000)
       let session = URLSession(configuration: .ephemeral)
       defer { session.invalidateAndCancel() }
+      let made = Recorder<URLSessionTask>()
       let client = NetworkManager(
-        session: session, builder: RequestBuilder(baseURL: server.apiURL), retryPolicy: .never, clock: ManualClock())
-      let task = Task { try await client.send(Get<Health>(path: "/feed")) }
-      let arrived = await eventually { server.requestCount("/v1/feed") == 1 }
+        session: session, builder: RequestBuilder(baseURL: server.apiURL), retryPolicy: .never, clock: ManualClock(),
+        taskCreated: { made.append($0) })
+      let done = Counter()
+      let task = Task {
+        defer { done.increment() }
+        return try await client.send(Get<Health>(path: "/feed"))
+      }
+      // The request travels on URLSession's threads and the server's: poll for its arrival.
+      let arrived = await eventually(.threads, giveUp: { done.value == 1 }) { server.requestCount("/v1/feed") == 1 }
       #expect(arrived, "the request should reach the server")
-      let started = ContinuousClock.now
+      guard arrived else { return }
       task.cancel()
+      await settle()  // a cancellation handler that hands the work to a task of its own has run it now
+      let states = made.values.map(\.state)
+      #expect(!states.isEmpty, "perform should make its task with dataTask(for:priority:completion:)")
+      let stopped = !states.isEmpty && states.allSatisfy { $0 == .canceling || $0 == .completed }
+      #expect(
+        stopped,
+        "cancelling the caller must cancel its URLSession task at once, while the server still holds the response (states: \(states.map(\.rawValue)); 0 is running)"
+      )
+      if !stopped { server.stop() }  // ends the held response now, so the test reports instead of waiting 20 s
       let error = await failure(of: task)
       #expect(error == .cancelled, "a cancelled caller should get .cancelled, got \(String(describing: error))")
-      #expect(ContinuousClock.now - started < .seconds(5), "cancellation must stop the URLSession task, not wait for the 20 s response")
     }
   }
 
@@ -228,10 +300,10 @@ struct Exercise7_NetworkManagerTests {
         return try await client.send(Get<CursorPage<Post>>(path: "/feed", query: ["limit": "5"]))
       }
       for _ in 0..<2 {
-        guard await clock.waitForSleepers(1, giveUp: { done.value == 1 }) else { break }
+        guard await clock.waitForSleepers(1, .threads, giveUp: { done.value == 1 }) else { break }
         await clock.advance(by: .seconds(1))
       }
-      await release(clock, until: done)
+      await wakeSleepers(on: clock, of: task, until: done)
       let outcome = await task.result
       let page = try? outcome.get()
       #expect(page?.items.count == 5, "after two 503s the third attempt should return the first 5 posts; got \(outcome)")
@@ -252,9 +324,11 @@ struct Exercise7_NetworkManagerTests {
         let plain = NetworkManager(session: session, builder: builder, retryPolicy: .never, clock: ContinuousClock())
         return try await plain.send(RefreshCall(refreshToken: refreshToken))
       }
-      let client = NetworkManager(session: session, builder: builder, tokens: tokens, clock: ManualClock())
-      let user = try await client.send(Get<User>(path: "/users/me", requiresAuth: true))
+      let clock = ManualClock()
+      let client = NetworkManager(session: session, builder: builder, tokens: tokens, clock: clock)
+      let user = try await outcome(on: clock) { try await client.send(Get<User>(path: "/users/me", requiresAuth: true)) }.get()
       #expect(user.email == "ada@example.com", "after the refresh the profile should load")
+      #expect(clock.sleepHistory.isEmpty, "a 401 is answered by a refresh and a replay, not by a wait: \(clock.sleepHistory)")
       #expect(server.refreshCount == 1, "one refresh, saw \(server.refreshCount)")
     }
   }
@@ -265,15 +339,5 @@ struct Exercise7_NetworkManagerTests {
     var method: HTTPMethod { .post }
     var path: String { "/auth/refresh" }
     var body: RequestBody? { .json(["refresh_token": refreshToken]) }
-  }
-
-  /// A client that waits longer or more often than it should would sleep on the clock forever:
-  /// keep waking whatever sleeps, for about two seconds, so the test ends and reports the mistake
-  /// (the waits it asked for stay in `sleepHistory`).
-  func release(_ clock: ManualClock, until done: Counter) async {
-    for _ in 0..<2_000 where done.value == 0 {
-      if clock.sleepers > 0 { await clock.advance(by: .seconds(3_600)) }
-      try? await Task.sleep(nanoseconds: 1_000_000)
-    }
   }
 }

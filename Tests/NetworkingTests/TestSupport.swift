@@ -78,3 +78,42 @@ func failure<T>(of task: Task<T, any Error>) async -> NetworkError? {
     return NetworkError(mapping: error)
   }
 }
+
+/// Wakes whatever `task` sleeps on `clock` until it has finished, for a client whose requests run
+/// on URLSession's threads or the practice server.
+///
+/// Each round waits for a sleeper (polling: the runtime cannot see those threads) or for the end
+/// of `task`, then moves time by `step`. A client that waits longer than it should is woken all
+/// the same, and the waits it asked for stay in `clock.sleepHistory` for the test to report. One
+/// that is still sleeping after `rounds` wake-ups sleeps more often than any right answer, and is
+/// cancelled, so the test ends at once instead of hanging.
+func wakeSleepers<T>(
+  on clock: ManualClock, of task: Task<T, any Error>, until done: Counter, step: Duration = .seconds(3_600), rounds: Int = 10
+) async {
+  for _ in 0..<rounds {
+    guard await clock.waitForSleepers(1, .threads, giveUp: { done.value > 0 }) else { return }
+    await clock.advance(by: step)
+  }
+  if done.value == 0 { task.cancel() }
+}
+
+/// Runs `body` in a task of its own and returns how it ended, waking whatever it sleeps on `clock`
+/// meanwhile (see `wakeSleepers(on:of:until:step:rounds:)`): a client that waits where it should not
+/// still ends, and the test reports it instead of hanging.
+func outcome<T: Sendable>(on clock: ManualClock, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
+  let done = Counter()
+  let task = Task {
+    defer { done.increment() }
+    return try await body()
+  }
+  await wakeSleepers(on: clock, of: task, until: done)
+  return await task.result
+}
+
+extension Result {
+  /// The error, as a `NetworkError`, or nil for a success.
+  var networkError: NetworkError? {
+    guard case .failure(let error) = self else { return nil }
+    return NetworkError(mapping: error)
+  }
+}

@@ -45,11 +45,16 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   public nonisolated let plugins: PluginChain
   private let clock: C
   private let random: RandomSource
+  /// Given: a test seam, called by `dataTask(for:priority:completion:)` with each task it makes,
+  /// before anything resumes it. An app passes nothing. A test records the tasks here, or cancels
+  /// the caller at this exact point: `perform` has begun, and its task exists but has not started.
+  private nonisolated let taskCreated: @Sendable (URLSessionTask) -> Void
   private var nextID = 0
 
   public init(
     session: URLSession, builder: RequestBuilder, retryPolicy: RetryPolicy = RetryPolicy(), tokens: TokenStore? = nil,
-    plugins: [any NetworkPlugin] = [], clock: C, random: RandomSource = .system
+    plugins: [any NetworkPlugin] = [], clock: C, random: RandomSource = .system,
+    taskCreated: @escaping @Sendable (URLSessionTask) -> Void = { _ in }
   ) {
     self.session = session
     self.builder = builder
@@ -58,6 +63,7 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
     self.plugins = PluginChain(plugins)
     self.clock = clock
     self.random = random
+    self.taskCreated = taskCreated
   }
 
   /// Sends `request` and decodes its response with the API's JSON conventions.
@@ -121,7 +127,9 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   }
 
   /// Sends one request, with no retry, status check or plugin. Cancelling the calling task
-  /// cancels the `URLSessionTask` at once and throws `.cancelled`.
+  /// cancels the `URLSessionTask` at once and throws `.cancelled`, even when the cancellation
+  /// comes before the task exists or before it was resumed: such a task is never resumed. Make
+  /// the task with `dataTask(for:priority:completion:)`.
   public nonisolated func perform(_ request: URLRequest, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
     let handle = TaskHandle()
     do {
@@ -147,12 +155,17 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   }
 
   /// The `URLSessionDataTask` for `request`, not resumed yet, with `priority` set on it.
+  ///
+  /// Given: `perform` makes its task here, so the priority is set and the test seam
+  /// (`taskCreated`) sees the task. Call it with no lock held: a test may cancel the caller from
+  /// inside it, which runs your cancellation handler right there, on this thread.
   public nonisolated func dataTask(
     for request: URLRequest, priority: RequestPriority,
     completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
   ) -> URLSessionDataTask {
     let task = session.dataTask(with: request, completionHandler: completion)
     task.priority = priority.taskPriority
+    taskCreated(task)
     return task
   }
 }
