@@ -224,9 +224,16 @@ public final class APIStore: Sendable {
 
       case ("GET", 1, "posts", _, _):
         guard let email = signedIn else { return Self.unauthorized }
-        let page = max(1, Int(request.query["page"] ?? "") ?? 1)
+        let pageText = request.query["page"] ?? ""
+        let page = max(1, Int(pageText) ?? 1)
         let limit = min(100, max(1, Int(request.query["limit"] ?? "") ?? 20))
-        let items = state.posts.dropFirst((page - 1) * limit).prefix(limit).map { Self.post($0, viewer: email, baseURL: baseURL) }
+        // Checked: page=9223372036854775807 would overflow (page - 1) * limit and trap, taking
+        // the whole server down with one request. A page past the last one is simply empty.
+        let (skip, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
+        guard !overflow, DecimalDigits.parse(pageText) != .tooLarge else {
+          return .error(400, "page \(pageText) is out of range: (page - 1) × limit must fit in a 64-bit integer")
+        }
+        let items = state.posts.dropFirst(skip).prefix(limit).map { Self.post($0, viewer: email, baseURL: baseURL) }
         return .json(200, ["items": items, "page": page, "limit": limit, "total": state.posts.count])
 
       case ("POST", 1, "posts", _, _):

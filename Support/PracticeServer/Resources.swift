@@ -9,10 +9,29 @@ enum Files {
   /// Byte `index` of every file.
   static func byte(at index: Int) -> UInt8 { UInt8(truncatingIfNeeded: index &* 31 &+ 7) }
 
-  static func bytes(_ range: ClosedRange<Int>) -> Data {
-    var bytes = [UInt8](repeating: 0, count: range.count)
-    for (offset, index) in range.enumerated() { bytes[offset] = byte(at: index) }
-    return Data(bytes)
+  /// A block's worth of the bytes, plus one period: byte i depends only on i mod 256, so the
+  /// bytes at any offset are a slice of this, copied rather than computed one at a time (which
+  /// in a debug build took most of a minute for 64 MB).
+  private static let pattern = Data((0..<(blockSize + 256)).map { byte(at: $0) })
+  private static let blockSize = 65_536
+
+  /// The bytes at offsets `range` of every file.
+  static func bytes(_ range: Range<Int>) -> Data {
+    var data = Data(capacity: range.count)
+    var offset = range.lowerBound
+    while offset < range.upperBound {
+      let count = min(blockSize, range.upperBound - offset)
+      let start = offset & 255
+      data.append(pattern[start..<(start + count)])
+      offset += count
+    }
+    return data
+  }
+
+  /// The bytes `range` of a file as a body made while it is written, one block at a time.
+  static func body(_ range: ClosedRange<Int>) -> GeneratedBody {
+    let first = range.lowerBound
+    return GeneratedBody(length: range.count) { part in bytes((first + part.lowerBound)..<(first + part.upperBound)) }
   }
 
   static func reply(_ request: HTTPRequest) -> HTTPReply {
@@ -21,24 +40,31 @@ enum Files {
     guard !name.isEmpty, !name.contains("/") else { return .error(404, "no such file") }
     let size = min(maximumSize, max(0, Int(request.query["size"] ?? "") ?? defaultSize))
     let rangesOn = request.query["ranges"] != "0"
+    if let tag = request.query["etag"], !tag.utf8.allSatisfy({ $0 == 0x21 || (0x23...0x7E).contains($0) }) {
+      return .error(400, "etag may hold only visible ASCII characters other than a quote (RFC 9110 §8.8.3)")
+    }
     let etag = "\"\(request.query["etag"] ?? "\(name)-\(size)")\""
     var headers: [(String, String)] = [("Content-Type", "application/octet-stream"), ("ETag", etag)]
     if rangesOn { headers.append(("Accept-Ranges", "bytes")) }
     var reply: HTTPReply
+    var range: ClosedRange<Int>? = size > 0 ? 0...(size - 1) : nil
     if rangesOn, let header = request.header("Range"), ifRangeMatches(request.header("If-Range"), etag: etag) {
       switch parse(header, size: size) {
-      case .satisfiable(let range):
-        headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"))
-        reply = HTTPReply(status: 206, headers: headers, body: bytes(range))
+      case .satisfiable(let satisfiable):
+        headers.append(("Content-Range", "bytes \(satisfiable.lowerBound)-\(satisfiable.upperBound)/\(size)"))
+        range = satisfiable
+        reply = HTTPReply(status: 206, headers: headers)
       case .unsatisfiable:
         headers.append(("Content-Range", "bytes */\(size)"))
+        range = nil
         reply = HTTPReply(status: 416, headers: headers)
       case .ignored:
-        reply = HTTPReply(status: 200, headers: headers, body: size > 0 ? bytes(0...(size - 1)) : Data())
+        reply = HTTPReply(status: 200, headers: headers)
       }
     } else {
-      reply = HTTPReply(status: 200, headers: headers, body: size > 0 ? bytes(0...(size - 1)) : Data())
+      reply = HTTPReply(status: 200, headers: headers)
     }
+    if let range { reply.generated = body(range) }
     if let rate = Int(request.query["rate"] ?? ""), rate > 0 {
       reply.throttle = (rate, max(0, Int(request.query["delay_ms"] ?? "") ?? 10))
     }
@@ -52,35 +78,50 @@ enum Files {
     return strip(value) == strip(etag)
   }
 
-  enum RangeRequest {
+  enum RangeRequest: Equatable {
     case satisfiable(ClosedRange<Int>)
     case unsatisfiable
     case ignored
   }
 
-  /// `bytes=A-B`, `bytes=A-` or `bytes=-S` (the last S bytes). Several ranges or garbage: ignored.
+  /// `bytes=A-B`, `bytes=A-` or `bytes=-S` (the last S bytes) (RFC 9110 §14.1.2). Several ranges
+  /// or a malformed one: ignored, which RFC 9110 §14.2 allows. Positions are digits only, and a
+  /// position too large for an `Int` is past any end rather than an error: `bytes=0-` followed by
+  /// twenty nines asks for the whole file. A suffix of length 0 asks for no bytes at all, so it
+  /// is unsatisfiable (416).
   static func parse(_ header: String, size: Int) -> RangeRequest {
     let text = header.trimmingCharacters(in: .whitespaces)
-    guard text.hasPrefix("bytes="), !text.contains(",") else { return .ignored }
+    guard text.lowercased().hasPrefix("bytes="), !text.contains(",") else { return .ignored }
     let spec = text.dropFirst(6)
     guard let dash = spec.firstIndex(of: "-") else { return .ignored }
     let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
     let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
     if first.isEmpty {
-      guard let suffix = Int(last), suffix > 0 else { return .ignored }
-      guard size > 0 else { return .unsatisfiable }
-      return .satisfiable(max(0, size - suffix)...(size - 1))
+      switch DecimalDigits.parse(last) {
+      case .invalid: return .ignored
+      case .value(0): return .unsatisfiable
+      case .value(let suffix): return size > 0 ? .satisfiable(max(0, size - suffix)...(size - 1)) : .unsatisfiable
+      case .tooLarge: return size > 0 ? .satisfiable(0...(size - 1)) : .unsatisfiable
+      }
     }
-    guard let start = Int(first), start >= 0 else { return .ignored }
+    let start: Int
+    switch DecimalDigits.parse(first) {
+    case .invalid: return .ignored
+    case .tooLarge: return .unsatisfiable
+    case .value(let value): start = value
+    }
     guard start < size else { return .unsatisfiable }
     if last.isEmpty { return .satisfiable(start...(size - 1)) }
-    guard let end = Int(last), end >= start else { return .ignored }
-    return .satisfiable(start...min(end, size - 1))
+    switch DecimalDigits.parse(last) {
+    case .invalid: return .ignored
+    case .tooLarge: return .satisfiable(start...(size - 1))
+    case .value(let end): return end >= start ? .satisfiable(start...min(end, size - 1)) : .ignored
+    }
   }
 }
 
 /// `GET /images/{name}.png?w=&h=`: a small valid PNG whose colours depend on the name, with an
-/// ETag, `Cache-Control: max-age=3600` and `If-None-Match` → 304.
+/// ETag, `Cache-Control: max-age=3600` and `If-None-Match` → 304 (weak comparison, lists, `*`).
 enum Images {
   static func reply(_ request: HTTPRequest) -> HTTPReply {
     guard request.method == "GET" || request.method == "HEAD" else { return .error(405, "images are read-only") }
@@ -91,7 +132,7 @@ enum Images {
     let height = min(1_024, max(1, Int(request.query["h"] ?? "") ?? 64))
     let etag = "\"\(name)-\(width)x\(height)\""
     let headers = [("ETag", etag), ("Cache-Control", "max-age=3600")]
-    if let match = request.header("If-None-Match"), match == etag || match == "*" {
+    if let match = request.header("If-None-Match"), EntityTag.matches(ifNoneMatch: match, etag: etag) {
       return HTTPReply(status: 304, headers: headers)
     }
     return HTTPReply(status: 200, headers: [("Content-Type", "image/png")] + headers, body: PNG.image(name: name, width: width, height: height))

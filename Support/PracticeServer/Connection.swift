@@ -1,0 +1,125 @@
+import Foundation
+
+/// One client connection, served on a thread of its own: requests are read and answered in
+/// order until the client closes, asks to close, sends something the server refuses, or goes
+/// quiet past the header deadline (RFC 9112 §9.3: HTTP/1.1 connections persist by default).
+///
+/// Each request is read in two timed phases. The head must arrive whole within
+/// `headerTimeout` of the server starting to wait for it, and the body within `bodyTimeout`
+/// after that: whole deadlines, not per read, so a client trickling bytes cannot stretch them.
+struct Connection {
+  let id: Int
+  let fd: Int32
+  let listener: Listener
+  private var input: ConnectionInput
+  private var answeredBefore = false
+
+  init(id: Int, fd: Int32, listener: Listener) {
+    self.id = id
+    self.fd = fd
+    self.listener = listener
+    input = ConnectionInput(fd: fd)
+  }
+
+  private enum Next {
+    case nextRequest
+    /// Close at once: the client has gone, or the connection was idle.
+    case close
+    /// Close after the client has seen the end of the response (see `Sockets.lingeringClose`).
+    case closeAfterResponse
+  }
+
+  mutating func run() {
+    let table = listener.table
+    table.threadStarted()
+    defer {
+      table.leave(id)
+      table.threadEnded()
+    }
+    while true {
+      switch serveOne() {
+      case .nextRequest: continue
+      case .close: return
+      case .closeAfterResponse:
+        Sockets.lingeringClose(fd)
+        return
+      }
+    }
+  }
+
+  private mutating func serveOne() -> Next {
+    let limits = listener.limits
+    let table = listener.table
+    // A new connection is about to send its first request, so it is never idle: closing it to
+    // make room would drop a request the client had every reason to think was being read.
+    var reading = !input.isEmpty || !answeredBefore
+    answeredBefore = true
+    guard table.move(id, to: reading ? .reading : .waiting) else { return .close }
+
+    let headDeadline = ContinuousClock.now.advanced(by: limits.headerTimeout)
+    var scanner = HeadScanner(limits: limits)
+    let found: HeadScanner.Head
+    do throws(RequestError) {
+      while true {
+        if let head = try scanner.scan(input.unread) {
+          found = head
+          break
+        }
+        switch input.fill(until: headDeadline) {
+        case .bytes:
+          if !reading {
+            reading = true
+            guard table.move(id, to: .reading) else { return .close }
+          }
+        case .closed, .failed:
+          return .close
+        case .timedOut:
+          // Nothing of a request yet: an idle connection, closed quietly (RFC 9112 §9.5).
+          guard scanner.hasStarted else { return .close }
+          throw RequestError(408, "the request line and headers did not all arrive within \(limits.headerTimeout), this server's header deadline")
+        }
+      }
+    } catch {
+      return refuse(error, nil)
+    }
+
+    guard table.move(id, to: .answering) else { return .close }
+    let head: RequestHead
+    do throws(RequestError) {
+      head = try RequestHead.parse(input.unread, found, limits: limits)
+    } catch {
+      return refuse(error, nil)
+    }
+    input.consume(found.end)
+
+    let body: Data
+    do throws(RequestError) {
+      if head.expectsContinue && head.framing != .none {
+        // RFC 9110 §10.1.1: the client holds the body back until it hears the server wants it.
+        Sockets.sendAll(fd, Data("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+      }
+      let bodyDeadline = ContinuousClock.now.advanced(by: limits.bodyTimeout)
+      switch head.framing {
+      case .none: body = Data()
+      case .length(let count): body = try input.take(count, until: bodyDeadline)
+      case .chunked: body = try input.chunkedBody(limits: limits, until: bodyDeadline)
+      }
+    } catch {
+      return refuse(error, head)
+    }
+
+    let request = HTTPRequest(method: head.method, path: head.path, query: head.query, headers: head.headers, body: body)
+    let reply = listener.answer(request)
+    let keepAlive = !head.wantsClose && !listener.isStopped
+    guard ResponseWriter.write(reply, to: fd, method: head.method, keepAlive: keepAlive, pause: listener.pause) else { return .close }
+    return keepAlive ? .nextRequest : .closeAfterResponse
+  }
+
+  /// Answers a refused request with its status and closes: after a framing error nobody knows
+  /// where the next request would start (RFC 9112 §9.6).
+  private func refuse(_ error: RequestError, _ head: RequestHead?) -> Next {
+    listener.rejected(error, head?.summary)
+    ResponseWriter.write(HTTPReply.error(error.status, error.message), to: fd, method: head?.method ?? "GET", keepAlive: false) { _ in true }
+    return .closeAfterResponse
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The connections a listener is serving: how many there may be, which ones are idle, and the
+/// counters that show the server's resources stay bounded however hard it is pushed.
+///
+/// Every connection has a thread, so capping connections caps threads. An idle kept-alive
+/// connection (waiting for a request it has received nothing of) holds a slot it may never use,
+/// so when the table is full the oldest idle one is closed to make room (RFC 9112 §9.5 lets a
+/// server close an idle connection at any time; clients retry on a fresh one).
+///
+/// Socket descriptors are shut down only under the table's lock and closed only after their
+/// entry is removed under it, so a shutdown can never hit a descriptor number the system has
+/// already given to a new connection.
+final class ConnectionTable: @unchecked Sendable {
+  enum Phase {
+    /// A kept-alive connection waiting for its next request, nothing of which has arrived: idle,
+    /// may be closed to make room.
+    case waiting
+    /// A new connection waiting for its first request, or part of a request has arrived.
+    case reading
+    /// A complete request is being answered.
+    case answering
+  }
+
+  private struct Entry {
+    var fd: Int32
+    var phase: Phase
+    var idleSince: Int
+    var evicted = false
+  }
+
+  private let condition = NSCondition()
+  private var entries: [Int: Entry] = [:]
+  private var nextID = 0
+  private var tick = 0
+  private var closing = false
+  private var counters = PracticeServer.Statistics()
+  let capacity: Int
+
+  init(capacity: Int) { self.capacity = max(1, capacity) }
+
+  enum Admission: Equatable {
+    case admitted(id: Int)
+    case full
+  }
+
+  /// Takes a slot for a newly accepted connection, closing the oldest idle connection if that is
+  /// what it takes; `.full` when every slot is busy with a request.
+  func admit(_ fd: Int32) -> Admission {
+    condition.lock()
+    defer { condition.unlock() }
+    guard !closing else { return .full }
+    counters.acceptedConnections += 1
+    if entries.count >= capacity {
+      // Idle, and no byte of a next request already waiting in the socket.
+      var peek: UInt8 = 0
+      let idle = entries.filter { $0.value.phase == .waiting && !$0.value.evicted && recv($0.value.fd, &peek, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0 }
+        .min { $0.value.idleSince < $1.value.idleSince }
+      if let (id, entry) = idle {
+        entries[id]?.evicted = true
+        shutdown(entry.fd, Int32(SHUT_RDWR))
+        counters.idleConnectionsClosed += 1
+        // Its thread wakes at once and leaves; the wait is only a safety net.
+        let deadline = Date().addingTimeInterval(1)
+        while entries.count >= capacity && condition.wait(until: deadline) {}
+      }
+      guard entries.count < capacity else {
+        counters.refusedConnections += 1
+        return .full
+      }
+    }
+    nextID += 1
+    tick += 1
+    entries[nextID] = Entry(fd: fd, phase: .waiting, idleSince: tick)
+    counters.openConnections = entries.count
+    counters.peakOpenConnections = max(counters.peakOpenConnections, entries.count)
+    return .admitted(id: nextID)
+  }
+
+  /// Records what the connection is doing; false when it must close instead: the server is
+  /// stopping, or the connection was closed to make room while it was idle.
+  func move(_ id: Int, to phase: Phase) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    guard !closing, let entry = entries[id], !entry.evicted else { return false }
+    if phase == .waiting && entry.phase != .waiting {
+      tick += 1
+      entries[id]?.idleSince = tick
+    }
+    entries[id]?.phase = phase
+    return true
+  }
+
+  /// Removes the connection and closes its socket.
+  func leave(_ id: Int) {
+    condition.lock()
+    defer { condition.unlock() }
+    guard let entry = entries.removeValue(forKey: id) else { return }
+    close(entry.fd)
+    counters.openConnections = entries.count
+    condition.broadcast()
+  }
+
+  /// Stops every connection that is not answering a request; those that are finish that answer
+  /// and then close, because `move` refuses them from now on.
+  func closeAll() {
+    condition.lock()
+    defer { condition.unlock() }
+    closing = true
+    for entry in entries.values where entry.phase != .answering { shutdown(entry.fd, Int32(SHUT_RDWR)) }
+  }
+
+  func threadStarted() {
+    update {
+      $0.connectionThreads += 1
+      $0.peakConnectionThreads = max($0.peakConnectionThreads, $0.connectionThreads)
+    }
+  }
+
+  func threadEnded() { update { $0.connectionThreads -= 1 } }
+
+  /// Counts a request refused before any route saw it.
+  func countRejected() { update { $0.rejectedRequests += 1 } }
+
+  /// Changes the counters under the table's lock.
+  private func update(_ change: (inout PracticeServer.Statistics) -> Void) {
+    condition.lock()
+    defer { condition.unlock() }
+    change(&counters)
+  }
+
+  var statistics: PracticeServer.Statistics {
+    condition.lock()
+    defer { condition.unlock() }
+    var statistics = counters
+    statistics.idleConnections = entries.values.filter { $0.phase == .waiting && !$0.evicted }.count
+    return statistics
+  }
+}
