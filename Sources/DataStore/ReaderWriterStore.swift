@@ -3,6 +3,8 @@
 // Before actors, the usual thread-safe store was a concurrent `DispatchQueue`: reads run with
 // `sync`, side by side; writes run with the `.barrier` flag, which waits for the reads already
 // running and holds back the ones queued after it. Write it, and see what each flag buys.
+// `queue` is a concurrent `DispatchQueue` with a hook for the tests (given, `Instrumented.swift`):
+// use it exactly as a `DispatchQueue`.
 import Dispatch
 import Workbook
 
@@ -14,11 +16,18 @@ import Workbook
 public final class ReaderWriterStore<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
   // @unchecked: `storage` is only touched on `queue`, reads with sync and writes with barriers.
   private var storage: [Key: Value]
-  private let queue: DispatchQueue
+  private let queue: InstrumentedQueue
 
   public init(_ initial: [Key: Value] = [:], label: String = "ReaderWriterStore") {
     storage = initial
-    queue = DispatchQueue(label: label, attributes: .concurrent)
+    queue = InstrumentedQueue(label: label)
+  }
+
+  /// A store whose queue tells `onSubmit` about every block it is given: how the tests know that
+  /// a write is queued behind a read (see `InstrumentedQueue`).
+  init(_ initial: [Key: Value] = [:], onSubmit: @escaping @Sendable (InstrumentedQueue.Submission) -> Void) {
+    storage = initial
+    queue = InstrumentedQueue(label: "ReaderWriterStore", onSubmit: onSubmit)
   }
 
   /// Runs `body` with the current contents, in parallel with other readers.

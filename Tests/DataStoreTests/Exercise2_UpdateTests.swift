@@ -42,6 +42,22 @@ struct Exercise2_UpdateTests {
     #expect(balance == 100, "when the transform throws, the old value must stay")
   }
 
+  @Test("an update waiting its turn on the actor cannot get between another update's read and write")
+  func anUpdateWaitingOnTheActorCannotGetIn() async {
+    // Two increments queued on the actor, the second behind the first. An update that suspends
+    // anywhere between reading and writing lets the second one read the same old value.
+    let store = DataStore<String, Int>()
+    let increment: @Sendable (isolated DataStore<String, Int>) async -> Void = { _ in
+      await store.update("hits") { ($0 ?? 0) + 1 }
+    }
+    for caller in await queueBehindOneTurn(of: store, [increment, increment]) { await caller.value }
+    let hits = await store.get("hits")
+    #expect(
+      hits == 2,
+      "two updates each added 1 but hits is \(hits.map(String.init) ?? "nil"): the second was waiting on the actor, and got in while the first was suspended between its read and its write. Keep update free of `await`"
+    )
+  }
+
   @Test("1,000 concurrent increments end at exactly 1,000")
   func concurrentIncrementsAreNotLost() async {
     let store = DataStore<String, Int>()

@@ -45,6 +45,33 @@ struct Exercise3_LockedStoreTests {
       "the body threw after crediting bob: a transaction is all or nothing, so bob must still have 0")
   }
 
+  @Test("a transaction made at any moment the lock is free still counts")
+  func aTransactionInEveryGapCounts() {
+    // Scenario n steps in right after the n-th time the first transaction releases the lock, and
+    // runs a second transaction there, as another thread could. A transaction that reads in one
+    // critical section and writes back in another (or reads before taking the lock) has such a
+    // gap, and the second transaction's increment is lost in it. The scenarios stop once the
+    // first transaction no longer releases the lock that many times.
+    for moment in 1...20 {
+      let intruder = Intruder(at: moment)
+      let store = LockedStore<String, Int>(["count": 0], afterUnlock: intruder.afterUnlock)
+      intruder.arm { store.transaction { $0["count", default: 0] += 1 } }
+      store.transaction { contents in contents["count", default: 0] += 1 }
+      intruder.disarm()
+      let count = store.get("count")
+      guard intruder.intruded else {
+        #expect(count == 1, "one transaction added 1, so the count should be 1, not \(count.map(String.init) ?? "nil")")
+        return
+      }
+      guard count == 2 else {
+        Issue.record(
+          "a second transaction ran right after the first one's unlock number \(moment), and the count is \(count.map(String.init) ?? "nil"), not 2: the first transaction read its copy in one critical section and wrote it back in another, erasing the second. Read, change and write back inside one withLock"
+        )
+        return
+      }
+    }
+  }
+
   @Test("concurrent transfers keep the total", .timeLimit(.minutes(1)))
   func concurrentTransfersKeepTheTotal() async {
     let store = LockedStore(Dictionary(uniqueKeysWithValues: (0..<10).map { ($0, 1_000) }))
@@ -102,6 +129,51 @@ struct Exercise3_LockedStoreTests {
         Issue.record("seed \(seed), step \(step): after \(operation) count is \(store.count), a Dictionary has \(model.count)")
         return
       }
+    }
+  }
+}
+
+/// Runs an action once, right after the n-th unlock it is told about: a second caller stepping
+/// in at one exact moment between two critical sections.
+///
+/// Unlocks made while the action runs are its own and are not counted.
+final class Intruder: @unchecked Sendable {
+  private let lock = NSLock()
+  private let moment: Int
+  private var unlocks = 0
+  private var action: (() -> Void)?
+  private var running = false
+  private var ran = false
+
+  init(at moment: Int) { self.moment = moment }
+
+  /// Counts unlocks from now on and runs `action` at the chosen one.
+  func arm(_ action: @escaping () -> Void) {
+    lock.withLock { self.action = action }
+  }
+
+  /// Stops counting.
+  func disarm() {
+    lock.withLock { action = nil }
+  }
+
+  /// Whether the action ran: false when there were fewer unlocks than the chosen moment.
+  var intruded: Bool { lock.withLock { ran } }
+
+  /// The hook for the lock: counts the unlock and, at the chosen one, runs the action.
+  @Sendable func afterUnlock() {
+    let now = lock.withLock { () -> (() -> Void)? in
+      guard let action, !running else { return nil }
+      unlocks += 1
+      guard unlocks == moment else { return nil }
+      running = true
+      return action
+    }
+    guard let now else { return }
+    now()
+    lock.withLock {
+      running = false
+      ran = true
     }
   }
 }

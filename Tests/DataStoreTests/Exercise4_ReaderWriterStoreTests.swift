@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Foundation
 import Testing
 import WorkbookTesting
 
@@ -23,56 +23,72 @@ struct Exercise4_ReaderWriterStoreTests {
   }
 
   @Test func readsRunInParallel() {
-    // Two readers each wait, inside `read`, for the other to arrive. If reads were serialized
-    // (a serial queue, or a barrier on reads) the first would wait for a second that cannot
-    // get in, and both waits would time out.
-    let store = ReaderWriterStore(["k": 1])
-    let arrived = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-    let met = Atomic<Int>(0)
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
-      store.read { _ in
-        arrived.0.signal()
-        if arrived.1.wait(timeout: .now() + 5) == .success { met.add(1, ordering: .relaxed) }
-      }
+    // Two readers, each on a thread of its own, wait inside `read` until both are in. Reads that
+    // could not overlap (a barrier on reads) would keep the second one out: that is seen when it
+    // asks the queue, and the test ends there instead of waiting.
+    let log = EventLog()
+    let store = ReaderWriterStore(["k": 1]) { log.record(.submitted($0)) }
+    for reader in 0..<2 {
+      Thread {
+        store.read { _ in
+          log.record(.readerInside(reader))
+          log.wait { events in
+            events.filter(\.isReaderInside).count == 2 || events.contains(where: \.isBarrierRead)
+              || events.contains(.readerDone(1 - reader))
+          }
+        }
+        log.record(.readerDone(reader))
+      }.start()
     }
-    DispatchQueue.global().async(group: group) {
-      store.read { _ in
-        arrived.1.signal()
-        if arrived.0.wait(timeout: .now() + 5) == .success { met.add(1, ordering: .relaxed) }
-      }
+    let finished = log.wait { events in events.filter(\.isReaderDone).count == 2 }
+    #expect(finished, "the two readers did not finish: a read never returned (a deadlock?)")
+    let events = log.events
+    if events.contains(where: \.isBarrierRead) {
+      Issue.record("a read was submitted with `.barrier`: reads then run one at a time and never overlap. Use a plain `queue.sync` for reads")
+      return
     }
-    group.wait()
-    #expect(met.load(ordering: .relaxed) == 2, "two reads should be inside `read` at the same time: use a concurrent queue and `sync` for reads")
+    // Both readers were in before the first one came out.
+    let secondIn = events.indices.filter { events[$0].isReaderInside }.dropFirst().first
+    let firstOut = events.firstIndex(where: \.isReaderDone) ?? events.endIndex
+    #expect(
+      secondIn.map { $0 < firstOut } ?? false,
+      "two reads should be inside `read` at the same time: use the concurrent queue with `sync` for reads; the readers did \(events)")
   }
 
   @Test func aWriteWaitsForTheReadsInProgress() {
-    // A reader stays inside `read` until the write runs, or 0.2 s at most. A barrier write cannot
-    // start while the reader is inside, so it must see `readerInside == false`.
-    let store = ReaderWriterStore(["k": 0])
-    let readerInside = Atomic<Bool>(false)
-    let sawReader = Atomic<Bool>(false)
-    let readerStarted = DispatchSemaphore(value: 0)
-    let writeRan = DispatchSemaphore(value: 0)
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
+    // A reader, on a thread of its own, stays inside `read` while the test submits a write.
+    // It leaves once the write is on the queue as a barrier behind it (the queue then holds the
+    // write until the reader is out), or once the write has started, which without a barrier it
+    // does at once, alongside the reader. The queue tells the test what it was given.
+    let log = EventLog()
+    let store = ReaderWriterStore(["k": 0]) { log.record(.submitted($0)) }
+    Thread {
       store.read { _ in
-        readerInside.store(true, ordering: .sequentiallyConsistent)
-        readerStarted.signal()
-        _ = writeRan.wait(timeout: .now() + 0.2)
-        readerInside.store(false, ordering: .sequentiallyConsistent)
+        log.record(.readerInside(0))
+        log.wait { events in
+          let readIsOnTheQueue = events.first?.isSubmission ?? false
+          return events.contains(where: \.isWriteStarted)
+            || (readIsOnTheQueue && events.contains(where: \.isBarrier))
+            || (events.contains(.updateReturned) && !events.contains(where: \.isAsync))
+        }
+        log.record(.readerLeaving)
       }
-    }
-    readerStarted.wait()
+      log.record(.readerDone(0))
+    }.start()
+    log.wait { events in events.contains(.readerInside(0)) || events.contains(.readerDone(0)) }
     store.update("k") { value in
-      sawReader.store(readerInside.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
-      writeRan.signal()
+      let events = log.events
+      log.record(.writeStarted(whileReading: events.contains(.readerInside(0)) && !events.contains(.readerLeaving)))
       return (value ?? 0) + 1
     }
-    group.wait()
-    #expect(store.get("k") == 1, "the update should have been applied once the reader left")
+    log.record(.updateReturned)
+    let finished = log.wait { $0.contains(.readerDone(0)) }
+    #expect(finished, "the reader never left `read` (a deadlock?)")
+    #expect(store.get("k") == 1, "the update should have been applied once the reader left, and a read after it sees it")
+    let events = log.events
+    #expect(events.contains(.readerInside(0)), "`read` should run its body on the queue")
     #expect(
-      sawReader.load(ordering: .sequentiallyConsistent) == false,
+      !events.contains(.writeStarted(whileReading: true)),
       "the write ran while a read was in progress: writes need `.barrier`, or they race with readers")
   }
 
@@ -104,5 +120,65 @@ struct Exercise4_ReaderWriterStoreTests {
       }
     }
     #expect(store.snapshot() == model, "seed \(seed): the final snapshot should equal the model")
+  }
+}
+
+/// What the threads of a test did, in order, for the test and the other threads to wait on.
+final class EventLog: @unchecked Sendable {
+  enum Event: Equatable, CustomStringConvertible {
+    case readerInside(Int)
+    case readerLeaving
+    case readerDone(Int)
+    case writeStarted(whileReading: Bool)
+    case updateReturned
+    case submitted(isBarrier: Bool, isSync: Bool)
+
+    static func submitted(_ submission: InstrumentedQueue.Submission) -> Event {
+      .submitted(isBarrier: submission.isBarrier, isSync: submission.isSync)
+    }
+
+    var isReaderInside: Bool { if case .readerInside = self { true } else { false } }
+    var isReaderDone: Bool { if case .readerDone = self { true } else { false } }
+    var isWriteStarted: Bool { if case .writeStarted = self { true } else { false } }
+    var isBarrier: Bool { if case .submitted(true, _) = self { true } else { false } }
+    var isBarrierRead: Bool { self == .submitted(isBarrier: true, isSync: true) }
+    var isAsync: Bool { if case .submitted(_, false) = self { true } else { false } }
+    var isSubmission: Bool { if case .submitted = self { true } else { false } }
+
+    var description: String {
+      switch self {
+      case .readerInside(let reader): "reader \(reader) inside"
+      case .readerLeaving: "reader leaving"
+      case .readerDone(let reader): "reader \(reader) done"
+      case .writeStarted(let whileReading): "write started\(whileReading ? " while reading" : "")"
+      case .updateReturned: "update returned"
+      case .submitted(let isBarrier, let isSync): "\(isSync ? "sync" : "async")\(isBarrier ? " barrier" : "") block"
+      }
+    }
+  }
+
+  private let condition = NSCondition()
+  private var recorded: [Event] = []
+
+  var events: [Event] { condition.withLock { recorded } }
+
+  func record(_ event: Event) {
+    condition.withLock {
+      recorded.append(event)
+      condition.broadcast()
+    }
+  }
+
+  /// Blocks the calling thread until `predicate` holds for the events so far, and says whether it
+  /// did. Only code that never does what the test waits for reaches the safety net.
+  @discardableResult
+  func wait(until predicate: ([Event]) -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: Double(safetyNet.components.seconds))
+    return condition.withLock {
+      while !predicate(recorded) {
+        if !condition.wait(until: deadline) { return predicate(recorded) }
+      }
+      return true
+    }
   }
 }

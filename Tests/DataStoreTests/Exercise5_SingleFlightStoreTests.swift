@@ -8,25 +8,17 @@ struct Exercise5_SingleFlightStoreTests {
   struct Offline: Error {}
 
   /// Starts `callers` tasks that all ask for "avatar" while the factory sleeps on `clock`, and
-  /// returns once they have all been started and the factory is asleep.
+  /// returns once every one of them is parked: on the one creation in flight or, when the store
+  /// lets them in, on a factory call of its own. That is the moment of the race, held until the
+  /// test moves the clock.
   func crowd(
     _ store: SingleFlightStore<String, Int>, callers: Int, clock: ManualClock,
     factory: @escaping @Sendable () async throws -> Int
-  ) async -> [Task<Int, any Error>] {
-    let started = Counter()
-    let finished = Counter()
-    let tasks = (0..<callers).map { _ in
-      Task {
-        started.increment()
-        defer { finished.increment() }
-        return try await store.value(for: "avatar", orCreate: factory)
-      }
-    }
-    await clock.waitForSleepers(1) { finished.value == callers }
-    while started.value < callers { await Task.yield() }
-    // Let every caller reach the actor before the factory finishes.
-    for _ in 0..<500 { await Task.yield() }
-    return tasks
+  ) async -> Crowd<Int> {
+    let crowd = Crowd(callers) { _ in try await store.value(for: "avatar", orCreate: factory) }
+    await clock.waitForSleepers(1) { crowd.allFinished }
+    await settle()
+    return crowd
   }
 
   @Test("100 callers at once run the factory once and all get its value")
@@ -34,14 +26,13 @@ struct Exercise5_SingleFlightStoreTests {
     let clock = ManualClock()
     let calls = Counter()
     let store = SingleFlightStore<String, Int>()
-    let tasks = await crowd(store, callers: 100, clock: clock) {
+    let callers = await crowd(store, callers: 100, clock: clock) {
       calls.increment()
       try await clock.sleep(for: .seconds(1))
       return 7
     }
     await clock.advance(by: .seconds(1))
-    for task in tasks {
-      let value = try await task.value
+    for value in try await callers.values() {
       #expect(value == 7, "every caller should get the value the one factory call made")
     }
     let count = calls.value
@@ -67,16 +58,14 @@ struct Exercise5_SingleFlightStoreTests {
     let clock = ManualClock()
     let calls = Counter()
     let store = SingleFlightStore<String, Int>()
-    let tasks = await crowd(store, callers: 20, clock: clock) {
+    let callers = await crowd(store, callers: 20, clock: clock) {
       calls.increment()
       try await clock.sleep(for: .seconds(1))
       throw Offline()
     }
     await clock.advance(by: .seconds(1))
-    for task in tasks {
-      await #expect(throws: Offline.self, "every waiter should get the factory's error") {
-        try await task.value
-      }
+    for result in await callers.results() {
+      #expect(throws: Offline.self, "every waiter should get the factory's error") { try result.get() }
     }
     #expect(calls.value == 1, "20 waiters should share one failing factory call")
     #expect(await store.cachedValue(for: "avatar") == nil, "a failure must not be stored as a value")
@@ -175,7 +164,7 @@ struct Exercise5_SingleFlightStoreTests {
     }
     await clock.advance(by: .seconds(5))
     #expect(try await new.value == 2)
-    let thirdValue = try await third[0].value
+    let thirdValue = try await third.values()[0]
     #expect(
       thirdValue == 2 && newCalls.value == 1,
       "the old attempt failed after a remove, while a newer creation was running: its failure must leave the newer entry alone, so a third caller waits for it; instead the factory ran \(newCalls.value) times and the third caller got \(thirdValue)"

@@ -111,6 +111,39 @@ struct Exercise6_SessionStoreTests {
     }
   }
 
+  @Test("a preference write waiting its turn on the actor cannot get between another's read and save")
+  func preferenceWritesWaitingOnTheActorAreAllSaved() async throws {
+    // Two writes queued on the actor, the second behind the first. If setPreference suspends
+    // between reading the session and saving it, the second one starts from the same old session
+    // and its save erases the first.
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let store = SessionStore(fileURL: file)
+      let failures = Recorder<String>()
+      let writes: [@Sendable (isolated SessionStore) async -> Void] = ["theme", "language"].map { key in
+        { _ in
+          do {
+            try await store.setPreference("on", for: key)
+          } catch {
+            failures.append("setPreference for \(key) threw \(error)")
+          }
+        }
+      }
+      for write in await queueBehindOneTurn(of: store, writes) { await write.value }
+      #expect(failures.values.isEmpty, "\(failures.values)")
+      let expected = ["theme": "on", "language": "on"]
+      let inMemory = await store.snapshot().preferences
+      #expect(
+        inMemory == expected,
+        "two preferences were set, one waiting on the actor behind the other, but the session holds \(inMemory): the second write got in while the first was suspended between reading the session and saving it. Read, encode, write and update memory in one turn, with no `await`"
+      )
+      let relaunched = SessionStore(fileURL: file)
+      try await relaunched.load()
+      let onDisk = await relaunched.snapshot().preferences
+      #expect(onDisk == expected, "the file should hold both preferences, not \(onDisk)")
+    }
+  }
+
   @Test func writesLeaveOnlyTheSessionFile() async throws {
     try await withTemporaryDirectory("session") { directory in
       let store = SessionStore(fileURL: directory.file("session.json"))

@@ -5,7 +5,8 @@
 // the lock the standard library ships; it hands you its protected value only inside `withLock`.
 //
 // Implement every method, including `transaction`: several keys read and changed as one step,
-// all or nothing.
+// all or nothing. `storage` is a `Mutex` with a hook for the tests (given, `Instrumented.swift`):
+// use it exactly as a `Mutex`.
 import Synchronization
 import Workbook
 
@@ -14,10 +15,16 @@ import Workbook
 /// Every operation holds the lock for O(1) work except `snapshot()` and `transaction(_:)`,
 /// which hold it for as long as their copy or body takes: keep transaction bodies short.
 public final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-  private let storage: Mutex<[Key: Value]>
+  private let storage: InstrumentedMutex<[Key: Value]>
 
   public init(_ initial: [Key: Value] = [:]) {
-    storage = Mutex(initial)
+    storage = InstrumentedMutex(initial)
+  }
+
+  /// A store whose lock calls `afterUnlock` each time it is released: the tests' way in between
+  /// two critical sections (see `InstrumentedMutex`).
+  init(_ initial: [Key: Value] = [:], afterUnlock: @escaping @Sendable () -> Void) {
+    storage = InstrumentedMutex(initial, afterUnlock: afterUnlock)
   }
 
   /// The value stored for `key`, or nil.
