@@ -133,4 +133,19 @@ struct Exercise3_DeliveryContextTests {
     await flushMain()
     #expect(seen.values.last == 50, "nothing after cancel()")
   }
+
+  @Test("a change waiting for the main actor when the token is cancelled is dropped")
+  @MainActor func aChangeWaitingForTheMainActorIsDropped() async {
+    let count = Observable(0)
+    let seen = Recorder<Int>()
+    let token = count.observeOnMainActor(initial: false) { seen.append($0) }
+    // This test holds the main actor until it suspends, so the hop for this change waits.
+    count.value = 1
+    token.cancel()
+    await flushMain()
+    #expect(
+      seen.values.isEmpty,
+      "1 was waiting for the main actor when the token was cancelled: it must not run after cancel() returned; got \(seen.values)")
+    #expect(count.observerCount == 0, "the observer is removed from the observable too")
+  }
 }

@@ -7,8 +7,9 @@ import WorkbookTesting
 @Suite("Exercise 5 — An AsyncStream of values", .timeLimit(.minutes(1)))
 struct Exercise5_StreamTests {
   /// A consumer that records every value of `stream` and, once the loop ends, that it ended. It
-  /// stops on its own after `limit` values. Tests wait on the recorders with bounded polling, so a
-  /// stream that goes silent fails the test instead of hanging it.
+  /// stops on its own after `limit` values. Tests wait on the recorders with `eventually`, which
+  /// gives up as soon as every task is parked, so a stream that goes silent fails the test at once
+  /// instead of hanging it.
   struct Consumer: Sendable {
     let received = Recorder<Int>()
     let finished = Recorder<Bool>()
@@ -17,6 +18,7 @@ struct Exercise5_StreamTests {
     init(_ stream: AsyncStream<Int>, limit: Int = .max) {
       let received = received
       let finished = finished
+      Quiescence.install()  // before the consumer starts, so `eventually` counts it
       task = Task {
         for await value in stream {
           received.append(value)

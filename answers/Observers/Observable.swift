@@ -5,6 +5,8 @@
 // when it is simply dropped), and every write records a delivery for `deliverPending()` to make.
 //
 // One lock guards everything: the value, its version, the observers and the pending deliveries.
+// (`state` is a `Mutex` with a hook for the tests, given in `InstrumentedMutex.swift`: use it
+// exactly as a `Mutex`.)
 // A value must be read under the lock that wrote it, or two writers can both start from the same
 // old value. Closures are never called while the lock is held: each write and each `observe`
 // records its delivery under the lock, then calls `deliverPending()` after releasing it. (The
@@ -57,10 +59,16 @@ public final class Observable<Value: Sendable>: Sendable {
     var isDelivering = false
   }
 
-  let state: Mutex<State>
+  let state: InstrumentedMutex<State>
 
   public init(_ initial: Value) {
-    state = Mutex(State(value: initial))
+    state = InstrumentedMutex(State(value: initial))
+  }
+
+  /// An observable whose lock calls `afterUnlock` each time it is released: the tests' way in
+  /// between two critical sections (see `InstrumentedMutex`).
+  init(_ initial: Value, afterUnlock: @escaping @Sendable () -> Void) {
+    state = InstrumentedMutex(State(value: initial), afterUnlock: afterUnlock)
   }
 
   /// The current value. Setting it is one change, delivered to every observer.
