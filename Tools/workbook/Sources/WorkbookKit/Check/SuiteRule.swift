@@ -4,28 +4,26 @@ import Foundation
 struct DeclaredType: Equatable {
   let name: String
   let line: Int
-  /// Whether an `@Suite` attribute comes right before it.
-  let isSuite: Bool
-  /// The suite's display name, `@Suite("…")`; nil when it has none.
+  /// The suite's display name, `@Suite("…")`; nil when it has none (or no `@Suite` at all).
   let suiteTitle: String?
 }
 
 /// The types a Swift file declares (`struct`, `class`, `enum`, `actor`; not extensions), in order.
 func declaredTypes(_ source: String) -> [DeclaredType] {
   var types: [DeclaredType] = []
-  var pendingSuite: (title: String?, found: Bool) = (nil, false)
+  var pendingTitle: String?
   for (index, line) in source.components(separatedBy: "\n").enumerated() {
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     if trimmed.hasPrefix("//") { continue }
     if trimmed.hasPrefix("@Suite") {
-      let title = matches(#"@Suite\(\s*"((?:[^"\\]|\\.)*)""#, in: trimmed).first?[1]
-      pendingSuite = (title, true)
+      pendingTitle = matches(#"@Suite\(\s*"((?:[^"\\]|\\.)*)""#, in: trimmed).first?[1]
     }
-    let declaration = #"^\s*(?:(?:public|internal|private|fileprivate|final|nonisolated|@\w+(?:\([^)]*\))?)\s+)*"#
+    let declaration =
+      #"^\s*(?:(?:public|internal|private|fileprivate|final|nonisolated|@\w+(?:\([^)]*\))?)\s+)*"#
       + #"(?:struct|class|enum|actor)\s+([A-Za-z_][A-Za-z0-9_]*)"#
     if let name = matches(declaration, in: line).first?[1] {
-      types.append(DeclaredType(name: name, line: index + 1, isSuite: pendingSuite.found, suiteTitle: pendingSuite.title))
-      pendingSuite = (nil, false)
+      types.append(DeclaredType(name: name, line: index + 1, suiteTitle: pendingTitle))
+      pendingTitle = nil
     }
   }
   return types
@@ -122,7 +120,9 @@ extension Checker {
           } else {
             problem("\(place): the suite \(type.name) has no title; give it \(expected)")
           }
-        } else if exercisePrefix(type.name) == nil, let title = type.suiteTitle, let number = matches(#"^Exercise (\d+)\b"#, in: title).first.flatMap({ Int($0[1]) }) {
+        } else if exercisePrefix(type.name) == nil, let title = type.suiteTitle,
+          let number = matches(#"^Exercise (\d+)\b"#, in: title).first.flatMap({ Int($0[1]) })
+        {
           problem(
             "\(place): the suite \(type.name) is titled “\(title)” but its name does not start with Exercise\(number)_, "
               + "so the grader never counts its tests; rename it Exercise\(number)_\(type.name) (and its file)")

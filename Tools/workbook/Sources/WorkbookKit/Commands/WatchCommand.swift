@@ -25,7 +25,8 @@ struct WatchCommand: Command {
     variant.answers = reference.subtracting([chapter.number])
     // The learner's own code of this chapter and of the chapters it composes (unless they are
     // taken from the reference answers): a change in any of them can change the grade.
-    let folders = [chapter.starterPath]
+    let folders =
+      [chapter.starterPath]
       + catalog.composed(by: chapter).filter { !variant.answers.contains($0.number) }.map(\.starterPath)
     var seen = Date.distantPast
     while true {
