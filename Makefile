@@ -41,7 +41,7 @@ help:
 tool: $(WORKBOOK)
 
 $(WORKBOOK): $(TOOL_SOURCES)
-	@$(SWIFT) build --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 | grep -v '^\[' || true
+	@$(SWIFT) build --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 | grep -v '^\['; test $${PIPESTATUS[0]} -eq 0
 	@test -x $@ && touch $@
 
 ##@ Learn
@@ -89,7 +89,7 @@ test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answ
 ##                          no warnings, every exercise fails on the starter, the tooling trials, lint
 	@echo "== tool: its own tests, then the workbook's rules (workbook check)"
 	@$(SWIFT) test --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 \
-	  | grep -Ev '^\[|^◇ |^↳ |^✔ (Test "|Suite )|CoreFoundation: failed to dynamically link'; test $${PIPESTATUS[0]} -eq 0
+	  | grep -Ev '^\[|^◇ |^↳ |^✔ (Test "|Suite )|^Test Suite |Executed 0 tests|CoreFoundation: failed to dynamically link'; test $${PIPESTATUS[0]} -eq 0
 	@$(WORKBOOK) check
 	@echo "== answers: build with warnings as errors, then every test"
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) build --build-tests --scratch-path .build/answers

@@ -29,23 +29,28 @@ public enum WorkbookTool {
   /// Runs the command `arguments` name and returns the exit status: 0 done, 1 a failed run (an
   /// exercise that does not pass, a rule broken), 2 a mistake on the command line or an error.
   public static func main(_ arguments: [String]) -> Int32 {
+    run(arguments, report: warn)
+  }
+
+  /// `main`, with the messages about a mistake or an error sent to `report`.
+  static func run(_ arguments: [String], report: (String) -> Void) -> Int32 {
     guard let name = arguments.first else {
       print(HelpCommand.overview)
       return 1
     }
     let commandName = ["-h", "--help"].contains(name) ? HelpCommand.name : name
     guard let type = command(named: commandName) else {
-      warn("workbook: unknown command \(name)\n\(HelpCommand.overview)")
+      report("workbook: unknown command \(name)\n\(HelpCommand.overview)")
       return 2
     }
     do {
       let command = try type.init(Array(arguments.dropFirst()))
       return try command.run() ? 0 : 1
     } catch let error as UsageError {
-      warn("workbook \(type.name): \(error.message)\n\(type.usage)")
+      report("workbook \(type.name): \(error.message)\n\(type.usage)")
       return 2
     } catch {
-      warn("workbook: \(error)")
+      report("workbook: \(error)")
       return 2
     }
   }

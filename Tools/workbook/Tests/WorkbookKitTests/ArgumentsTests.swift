@@ -67,11 +67,14 @@ struct ArgumentsTests {
     }
   }
 
-  @Test("the exit status: 2 for a mistake on the command line")
+  @Test("a mistake on the command line: exit status 2, with the command's usage")
   func exitStatus() {
-    #expect(WorkbookTool.main(["frobnicate"]) == 2)
-    #expect(WorkbookTool.main(["grade", "1", "--bogus"]) == 2)
-    #expect(WorkbookTool.main(["help"]) == 0)
-    #expect(WorkbookTool.main(["help", "grade"]) == 0)
+    var reported: [String] = []
+    #expect(WorkbookTool.run(["frobnicate"]) { reported.append($0) } == 2)
+    #expect(reported.last?.hasPrefix("workbook: unknown command frobnicate\nusage: workbook <command>") == true)
+    #expect(WorkbookTool.run(["grade", "1", "--bogus"]) { reported.append($0) } == 2)
+    #expect(reported.last == "workbook grade: unknown option --bogus\n" + GradeCommand.usage)
+    #expect(WorkbookTool.run(["help", "nothing"]) { reported.append($0) } == 2)
+    #expect(reported.last?.hasPrefix("workbook help: there is no command nothing") == true)
   }
 }

@@ -30,7 +30,9 @@ struct ResetTests {
     try git(["commit", "-qm", "my work"], in: root)
 
     let now = Date(timeIntervalSince1970: 1_790_000_000)
-    #expect(try ResetCommand.reset("Counters", root: root, now: now))
+    var said: [String] = []
+    #expect(try ResetCommand.reset("Counters", root: root, now: now) { said.append($0) })
+    #expect(said.last == "Restored Sources/Counters from @{upstream}. Run the chapter again to see the exercises fail.")
     #expect(try String(contentsOfFile: "\(root)/Sources/Counters/Counter.swift", encoding: .utf8) == starter)
     #expect(!FileManager.default.fileExists(atPath: "\(root)/Sources/Counters/Extra.swift"))
     let backups = try FileManager.default.contentsOfDirectory(atPath: "\(root)/.workbook/backup")
@@ -40,7 +42,7 @@ struct ResetTests {
     #expect(FileManager.default.fileExists(atPath: "\(saved)/Extra.swift"))
 
     // A second reset in the same second keeps both backups.
-    #expect(try ResetCommand.reset("Counters", root: root, now: now))
+    #expect(try ResetCommand.reset("Counters", root: root, now: now) { _ in })
     #expect(try FileManager.default.contentsOfDirectory(atPath: "\(root)/.workbook/backup").count == 2)
   }
 
@@ -48,7 +50,11 @@ struct ResetTests {
   func refusesWithoutGit() throws {
     let workbook = try ScratchWorkbook()
     try workbook.write("Sources/Counters/Counter.swift", "my own work\n")
-    #expect(try !ResetCommand.reset("Counters", root: workbook.root))
+    var said: [String] = []
+    #expect(try !ResetCommand.reset("Counters", root: workbook.root) { said.append($0) })
+    #expect(
+      said.first?.hasPrefix(
+        "Cannot reset Sources/Counters: this copy of the workbook has no git history (a downloaded ZIP?)") == true)
     #expect(try workbook.read("Sources/Counters/Counter.swift") == "my own work\n")
     #expect(workbook.exists("Sources/Counters/Pair.swift"))
     #expect(!workbook.exists(".workbook"))
@@ -60,7 +66,9 @@ struct ResetTests {
     try git(["init", "-q"], in: workbook.root)
     try git(["add", "Package.swift"], in: workbook.root)
     try git(["commit", "-qm", "only the manifest"], in: workbook.root)
-    #expect(try !ResetCommand.reset("Counters", root: workbook.root))
+    var said: [String] = []
+    #expect(try !ResetCommand.reset("Counters", root: workbook.root) { said.append($0) })
+    #expect(said.first?.hasPrefix("Cannot reset Sources/Counters: no commit of this repository holds it") == true)
     #expect(workbook.exists("Sources/Counters/Counter.swift"))
     #expect(!workbook.exists(".workbook"))
   }

@@ -27,13 +27,16 @@ struct ResetCommand: Command {
   static let sources = ["@{upstream}", "origin/HEAD", "origin/main", "HEAD"]
 
   /// Restores `Sources/<module>` in the workbook at `root`; false (with a message) when it cannot.
-  static func reset(_ module: String, root: String = ".", now: Date = Date()) throws -> Bool {
+  /// Every message goes to `say`.
+  static func reset(
+    _ module: String, root: String = ".", now: Date = Date(), say: (String) -> Void = { print($0) }
+  ) throws -> Bool {
     let folder = "Sources/\(module)"
     func git(_ arguments: [String]) -> CommandResult? {
       try? runCommand(["git"] + arguments, timeout: 60, in: root)
     }
     guard git(["rev-parse", "--is-inside-work-tree"])?.succeeded == true else {
-      print(
+      say(
         """
         Cannot reset \(folder): this copy of the workbook has no git history (a downloaded ZIP?), so \
         there is no pristine starter to restore it from. Nothing was changed.
@@ -48,7 +51,7 @@ struct ResetCommand: Command {
         && git(["cat-file", "-e", "\(candidate):./\(folder)"])?.succeeded == true
     }
     guard let source else {
-      print(
+      say(
         """
         Cannot reset \(folder): no commit of this repository holds it (looked in \
         \(sources.joined(separator: ", "))). Nothing was changed.
@@ -56,7 +59,7 @@ struct ResetCommand: Command {
       return false
     }
     if source == "HEAD" {
-      print("note: no upstream branch found; restoring \(folder) as it is in HEAD (your last commit).")
+      say("note: no upstream branch found; restoring \(folder) as it is in HEAD (your last commit).")
     }
 
     let manager = FileManager.default
@@ -74,7 +77,7 @@ struct ResetCommand: Command {
       }
       try manager.createDirectory(atPath: path(".workbook/backup", in: root), withIntermediateDirectories: true)
       try manager.copyItem(atPath: here, toPath: path(name, in: root))
-      print("Your \(folder) was saved to \(name)")
+      say("Your \(folder) was saved to \(name)")
       backup = name
       try manager.removeItem(atPath: here)
     }
@@ -85,10 +88,10 @@ struct ResetCommand: Command {
         try? manager.removeItem(atPath: here)
         try? manager.copyItem(atPath: path(backup, in: root), toPath: here)
       }
-      print("Could not restore \(folder) from \(source); your files are as they were.\n\(restore?.output ?? "")")
+      say("Could not restore \(folder) from \(source); your files are as they were.\n\(restore?.output ?? "")")
       return false
     }
-    print("Restored \(folder) from \(source). Run the chapter again to see the exercises fail.")
+    say("Restored \(folder) from \(source). Run the chapter again to see the exercises fail.")
     return true
   }
 }

@@ -36,6 +36,7 @@ struct WatchCommand: Command {
         if Style.enabled { print("\u{1B}[2J\u{1B}[H", terminator: "") }
         _ = try GradeCommand.grade(chapter, variant, catalog: catalog)
         print(Style.dim("\nWatching \(folders.joined(separator: ", ")) — save a file to re-grade, Ctrl-C to stop."))
+        fflush(nil)  // a pipe sees each grading as it ends
       }
       sleep(1)
     }
