@@ -9,8 +9,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 TOOL_SCRATCH := .build/tools
 WORKBOOK := $(TOOL_SCRATCH)/debug/workbook
-TOOL_SOURCES := $(wildcard Tools/workbook/Package.swift Tools/workbook/Sources/workbook/*.swift)
-# Every chapter folder, such as 01-data-store, and the module each one builds.
+TOOL_SOURCES := Tools/workbook/Package.swift $(shell find Tools/workbook/Sources -name '*.swift')
+# Every chapter folder, such as 01-data-store, and its number.
 CHAPTER_DIRS := $(sort $(patsubst Chapters/%/exercises.json,%,$(wildcard Chapters/*/exercises.json)))
 CHAPTER_NUMBERS := $(foreach d,$(CHAPTER_DIRS),$(patsubst 0%,%,$(firstword $(subst -, ,$(d)))))
 
@@ -22,38 +22,18 @@ SANITIZE ?=
 GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE)) $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(filter 1 yes true,$(SANITIZE)),--sanitize)
 LINT_PATHS := Package.swift answers Support Tests Tools
 
-.PHONY: help tool progress lint sanitize mutants test check-tooling server bench drill figures demo clean
+.PHONY: help tool progress lint sanitize mutants test check check-tooling server bench drill figures demo clean
 
-help: ## list every command
+# `make help` prints the table below: each `target: ## what it does` line, the `##` lines under
+# it (options, aligned by hand), and the `##@` section headings; {chapters} reads the chapter numbers.
+help:
 	@echo "iOS Systems Workbook"
-	@echo ""
-	@echo "Learn:"
-	@echo "  make chapter-N        build and grade your code for chapter N (N = $(CHAPTER_NUMBERS))"
-	@echo "  make chapter-N ANSWERS=1   grade the reference answers instead"
-	@echo "  make chapter-N EXERCISE=E  show exercise E's failure and hint (or that it passes);"
-	@echo "                        the exit status is then exercise E's alone"
-	@echo "  make chapter-6 REFERENCE=1,3,4  the capstone with the reference answers of the chapters"
-	@echo "                        it composes (name only those you have not done)"
-	@echo "  make chapter-N SANITIZE=1  grade under the thread sanitizer: slower, and a data race"
-	@echo "                        in your code fails its exercise with the sanitizer's report"
-	@echo "  make hint-N           the hint for the first exercise that does not pass yet"
-	@echo "  make hint-N EXERCISE=E     the hint for exercise E (add the REFERENCE= of your grading run)"
-	@echo "  make watch-N          re-grade chapter N every time you save"
-	@echo "  make compare-N        diff your chapter N against the reference answer"
-	@echo "  make reset-N          put chapter N's starter back (your code is saved aside first)"
-	@echo "  make walkthrough-N    interview practice: one question at a time, Enter shows the answer"
-	@echo "  make progress         every chapter with a progress bar"
-	@echo "  make server           the local practice API server, to poke with curl (chapter 3 on)"
-	@echo "  make drill            a timed mock system-design interview: design an iOS feed"
-	@echo "  make demo             the capstone feed against the practice server, with a live dashboard"
-	@echo ""
-	@echo "Maintain:"
-	@echo "  make test             the gate: answers pass (no warnings), every exercise fails on the starter, lint"
-	@echo "  make mutants [CHAPTER=N]  every classic mistake in Chapters/*/mutants is caught by a test"
-	@echo "  make sanitize         the answers' tests under the thread sanitizer"
-	@echo "  make lint             swift format lint on answers, tests and tooling"
-	@echo "  make bench            release-build benchmarks behind the chapters' performance claims"
-	@echo "  make figures          redraw the chapters' SVG figures from seeded simulations"
+	@awk -v chapters="$(CHAPTER_NUMBERS)" ' \
+	  /^##@/ { printf "\n%s:\n", substr($$0, 5); next } \
+	  /^[a-z%-]+:.* ## / { name = $$0; sub(/:.*/, "", name); gsub(/%/, "N", name); \
+	    text = $$0; sub(/^[^#]* ## /, "", text); gsub(/\{chapters\}/, chapters, text); \
+	    printf "  make %-20s %s\n", name, text; next } \
+	  /^##  / { print "  " substr($$0, 3) }' $(firstword $(MAKEFILE_LIST))
 	@echo ""
 	@echo "Chapters:"
 	@for d in $(CHAPTER_DIRS); do echo "  $$d"; done
@@ -61,51 +41,56 @@ help: ## list every command
 tool: $(WORKBOOK)
 
 $(WORKBOOK): $(TOOL_SOURCES)
-	@$(SWIFT) build --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 | grep -v '^\[' || true
+	@$(SWIFT) build --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 | grep -v '^\['; test $${PIPESTATUS[0]} -eq 0
 	@test -x $@ && touch $@
 
-chapter-%: $(WORKBOOK)
+##@ Learn
+chapter-%: $(WORKBOOK) ## build and grade your code for chapter N (N = {chapters})
+##      ANSWERS=1           grade the reference answers instead
+##      EXERCISE=E          show exercise E's failure and hint (or that it passes); the exit
+##                          status is then exercise E's alone
+##      REFERENCE=3,4       with the reference answers of chapters 3 and 4, for a chapter that
+##                          composes them (the capstone): name only those you have not done
+##      SANITIZE=1          grade under the thread sanitizer: slower, and a data race in your
+##                          code fails its exercise with the sanitizer's report
 	@$(WORKBOOK) grade $* $(GRADE_FLAGS)
 
-hint-%: $(WORKBOOK)
+hint-%: $(WORKBOOK) ## the hint for the first exercise that does not pass yet
+##      EXERCISE=E          the hint for exercise E (add the REFERENCE= of your grading run)
 	@$(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
 
-watch-%: $(WORKBOOK)
-	@$(WORKBOOK) watch $*
+watch-%: $(WORKBOOK) ## re-grade chapter N every time you save (takes REFERENCE= too)
+	@$(WORKBOOK) watch $* $(if $(REFERENCE),--reference $(REFERENCE))
 
-walkthrough-%: $(WORKBOOK)
+compare-%: $(WORKBOOK) ## diff your chapter N against the reference answer
+	@$(WORKBOOK) compare $*
+
+reset-%: $(WORKBOOK) ## put chapter N's starter back (your code is saved aside first)
+	@$(WORKBOOK) reset $*
+
+walkthrough-%: $(WORKBOOK) ## interview practice: one question at a time, Enter shows the answer
 	@$(WORKBOOK) walkthrough $*
 
-progress: $(WORKBOOK)
+progress: $(WORKBOOK) ## every chapter with a progress bar
 	@$(WORKBOOK) progress
 
-# The module of chapter $* (the third column of `workbook chapters`).
-MODULE_OF = $(WORKBOOK) chapters | awk '$$1 == "$*" { print $$3 }'
+server: ## the local practice API server, to poke with curl (chapter 3 on); Ctrl-C stops it
+	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)
 
-compare-%: $(WORKBOOK)
-	@module=$$($(MODULE_OF)); \
-	if [ -z "$$module" ]; then echo "there is no chapter $*"; exit 2; fi; \
-	if [ ! -d "answers/$$module" ]; then echo "The reference answer answers/$$module is not in this copy of the workbook."; exit 1; fi; \
-	echo "Your code (Sources/$$module) against the answer (answers/$$module):"; \
-	diff -ru --color=$(if $(NO_COLOR),never,auto) "Sources/$$module" "answers/$$module" && echo "identical"; true
+drill: $(WORKBOOK) ## a timed mock system-design interview: design an iOS feed
+	@$(WORKBOOK) drill
 
-reset-%: $(WORKBOOK)
-	@module=$$($(MODULE_OF)); \
-	if [ -z "$$module" ]; then echo "there is no chapter $*"; exit 2; fi; \
-	Tools/reset-chapter.sh "$$module"
+demo: ## the capstone feed against the practice server, with a live dashboard (under a minute)
+	@WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) build --scratch-path .build/demo --product feed-demo -q
+	@.build/demo/debug/feed-demo $(DEMO_FLAGS)
 
-lint: ## swift format lint
-	@$(SWIFT) format lint --strict --recursive --parallel $(LINT_PATHS)
-	@echo "lint: clean"
-
-sanitize: ## the answers' tests under the thread sanitizer
-	TSAN_OPTIONS="suppressions=$(CURDIR)/Tools/tsan-suppressions.txt halt_on_error=0" \
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) test --sanitize=thread --no-parallel --scratch-path .build/sanitize
-
-mutants: $(WORKBOOK)
-	@$(WORKBOOK) mutants $(CHAPTER)
-
-test: $(WORKBOOK) ## the maintainer gate
+##@ Maintain
+test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answers pass with
+##                          no warnings, every exercise fails on the starter, the tooling trials, lint
+	@echo "== tool: its own tests, then the workbook's rules (workbook check)"
+	@$(SWIFT) test --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 \
+	  | grep -Ev '^\[|^◇ |^↳ |^✔ (Test "|Suite )|^Test Suite |Executed 0 tests|CoreFoundation: failed to dynamically link'; test $${PIPESTATUS[0]} -eq 0
+	@$(WORKBOOK) check
 	@echo "== answers: build with warnings as errors, then every test"
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) build --build-tests --scratch-path .build/answers
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) test --skip-build --scratch-path .build/answers
@@ -116,24 +101,29 @@ test: $(WORKBOOK) ## the maintainer gate
 	@echo "== lint"
 	@$(MAKE) --no-print-directory lint
 
-drill: $(WORKBOOK) ## the timed mock system-design interview: design an iOS feed
-	@$(WORKBOOK) drill
+check: $(WORKBOOK) ## the workbook's own rules: titles, suites, hints, given files, mutants, interviews
+	@$(WORKBOOK) check
 
-server: ## the local practice API server on 127.0.0.1 (chapter 3 on); Ctrl-C stops it
-	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)
+mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by a test
+##      CHAPTER=N           one chapter's mutants
+	@$(WORKBOOK) mutants $(CHAPTER)
 
-demo: ## the capstone feed against the practice server: live dashboard, chaos, summary (under a minute)
-	@WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) build --scratch-path .build/demo --product feed-demo -q
-	@.build/demo/debug/feed-demo $(DEMO_FLAGS)
+sanitize: ## the answers' tests under the thread sanitizer
+	TSAN_OPTIONS="suppressions=$(CURDIR)/Tools/tsan-suppressions.txt halt_on_error=0" \
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) test --sanitize=thread --no-parallel --scratch-path .build/sanitize
+
+lint: ## swift format lint on answers, tests and tooling
+	@$(SWIFT) format lint --strict --recursive --parallel $(LINT_PATHS)
+	@echo "lint: clean"
+
+bench: ## release-build benchmarks behind the chapters' performance claims
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
+
+figures: ## redraw the chapters' SVG figures from seeded simulations
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)
 
 check-tooling: $(WORKBOOK)
 	@Tools/check-tooling.sh
 
 clean:
 	rm -rf .build .mutant
-
-bench: ## measured claims: release-build benchmarks of the answers, as ratios against baselines
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
-
-figures: ## seeded simulations through the answers, drawn as SVG into the chapters
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)

@@ -22,10 +22,14 @@ import PackageDescription
 struct Chapter {
   let number: Int
   let module: String
-  /// Chapters this one composes. Only the capstone has any: chapters 1–5 stand alone.
+  /// Chapters this one composes: their modules are its dependencies.
   let composes: [Int]
 }
 
+/// Every chapter. Each chapter's `Chapters/NN-name/exercises.json` says the same (number, module,
+/// composes): SwiftPM may evaluate this manifest in a sandbox that cannot read it, so the list is
+/// written here, and `workbook check` (run by `make test`) proves the two agree. A new chapter
+/// is one entry here; everything else it needs is files of its own (see CONTRIBUTING.md).
 let allChapters = [
   Chapter(number: 1, module: "DataStore", composes: []),
   Chapter(number: 2, module: "Observers", composes: []),
@@ -44,6 +48,8 @@ func numbers(_ variable: String, default fallback: String) -> Set<Int> {
   return Set(text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
 }
 
+/// Whether a folder is in this copy of the workbook: the reference answers and the mutant copy
+/// may not be, nor a test target that is still to come.
 func exists(_ relativePath: String) -> Bool {
   FileManager.default.fileExists(atPath: packageRoot + "/" + relativePath)
 }
@@ -87,22 +93,19 @@ if tools {
 
 // The local practice API server (chapter 3 on): a library the tests start in-process on
 // 127.0.0.1 and a free port, and the `practice-server` executable behind `make server`.
-if exists("Support/PracticeServer") {
-  targets.append(.target(name: "PracticeServer", path: "Support/PracticeServer", swiftSettings: swiftSettings))
-  testSupport.append("PracticeServer")
-  // The server's own suite (hostile input, bounded resources), run by `make test` only.
-  if tools && exists("Tests/PracticeServerTests") {
-    targets.append(
-      .testTarget(
-        name: "PracticeServerTests", dependencies: ["PracticeServer", "WorkbookTesting"], path: "Tests/PracticeServerTests"))
-  }
-  if exists("Support/PracticeServerMain") {
-    targets.append(
-      .executableTarget(
-        name: "practice-server", dependencies: ["PracticeServer"], path: "Support/PracticeServerMain",
-        swiftSettings: swiftSettings))
-  }
+targets.append(.target(name: "PracticeServer", path: "Support/PracticeServer", swiftSettings: swiftSettings))
+testSupport.append("PracticeServer")
+// The server's own suite (hostile input, bounded resources), run by `make test` only.
+if tools && exists("Tests/PracticeServerTests") {
+  targets.append(
+    .testTarget(
+      name: "PracticeServerTests", dependencies: ["PracticeServer", "WorkbookTesting"], path: "Tests/PracticeServerTests"))
 }
+targets.append(
+  .executableTarget(
+    name: "practice-server", dependencies: ["PracticeServer"], path: "Support/PracticeServerMain",
+    swiftSettings: swiftSettings))
+
 for chapter in chapters {
   let composed = chapters.filter { chapter.composes.contains($0.number) }.map(\.module)
   targets.append(
@@ -111,18 +114,16 @@ for chapter in chapters {
       dependencies: ["Workbook"] + composed.map { Target.Dependency(stringLiteral: $0) },
       path: sourcePath(chapter),
       swiftSettings: chapterSettings))
-  if exists("Tests/\(chapter.module)Tests") {
-    targets.append(
-      .testTarget(
-        name: "\(chapter.module)Tests",
-        dependencies: [Target.Dependency(stringLiteral: chapter.module)] + testSupport,
-        path: "Tests/\(chapter.module)Tests"))
-  }
+  targets.append(
+    .testTarget(
+      name: "\(chapter.module)Tests",
+      dependencies: [Target.Dependency(stringLiteral: chapter.module)] + testSupport,
+      path: "Tests/\(chapter.module)Tests"))
 }
 
 // `make bench`: one release executable that measures the reference answers of every chapter in
 // the package graph (each section is compiled only when its chapter's module is present).
-if tools && exists("Support/Benchmarks") {
+if tools {
   targets.append(
     .executableTarget(
       name: "workbook-bench",
@@ -132,7 +133,7 @@ if tools && exists("Support/Benchmarks") {
 }
 
 // `make figures`: deterministic, seeded simulations through the reference answers, drawn as SVG.
-if tools && exists("Support/Figures") {
+if tools {
   targets.append(
     .executableTarget(
       name: "workbook-figures",
@@ -142,9 +143,7 @@ if tools && exists("Support/Figures") {
 }
 
 // `make demo`: the capstone's feed against the practice server, with a live terminal dashboard.
-if tools && exists("Support/FeedDemo") && exists("Support/PracticeServer"),
-  chapters.contains(where: { $0.module == "Feed" })
-{
+if tools && chapters.contains(where: { $0.module == "Feed" }) {
   targets.append(
     .executableTarget(
       name: "feed-demo", dependencies: ["Feed", "PracticeServer"], path: "Support/FeedDemo",

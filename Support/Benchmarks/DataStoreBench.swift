@@ -38,46 +38,45 @@
       (index &* 37 &+ 11) % 100 < readPercent
     }
 
+    /// One mix on `workers` threads at once against a store with synchronous `get` and `set`:
+    /// worker `w` touches keys `(i + w) % keys`, and `finish` runs once every worker is done.
+    /// Inlined at each call, so the loop calls each store directly rather than through a closure.
+    @inline(__always)
+    static func measure(
+      _ label: String, _ bench: Bench, workers: Int, readPercent: Int, get: @Sendable (Int) -> Int?,
+      set: @Sendable (Int, Int) -> Void,
+      finish: () -> Void = {}
+    ) -> Row {
+      Row(
+        label: label,
+        time: bench.median {
+          DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in 0..<operationsPerWorker {
+              let key = (index &+ worker) % keys
+              if isRead(index, readPercent: readPercent) { blackHole(get(key)) } else { set(index, key) }
+            }
+          }
+          finish()
+        }, operations: operationsPerWorker * workers)
+    }
+
     static func run(_ bench: Bench) async {
       for (mix, readPercent) in [("read-heavy (90% reads)", 90), ("write-heavy (10% reads)", 10)] {
         for workers in [1, 2] {
           let total = operationsPerWorker * workers
           let nsLock = NSLockStore<Int, Int>()
-          let baseline = Row(
-            label: "NSLock",
-            time: bench.median {
-              DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for index in 0..<operationsPerWorker {
-                  let key = (index &+ worker) % keys
-                  if isRead(index, readPercent: readPercent) { blackHole(nsLock.get(key)) } else { nsLock.set(index, for: key) }
-                }
-              }
-            }, operations: total)
-
+          let baseline = measure(
+            "NSLock", bench, workers: workers, readPercent: readPercent, get: { nsLock.get($0) },
+            set: { nsLock.set($0, for: $1) })
           let locked = LockedStore<Int, Int>()
-          let mutexRow = Row(
-            label: "Mutex (LockedStore)",
-            time: bench.median {
-              DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for index in 0..<operationsPerWorker {
-                  let key = (index &+ worker) % keys
-                  if isRead(index, readPercent: readPercent) { blackHole(locked.get(key)) } else { locked.set(index, for: key) }
-                }
-              }
-            }, operations: total)
-
+          let mutexRow = measure(
+            "Mutex (LockedStore)", bench, workers: workers, readPercent: readPercent, get: { locked.get($0) },
+            set: { locked.set($0, for: $1) })
           let queueStore = ReaderWriterStore<Int, Int>()
-          let queueRow = Row(
-            label: "concurrent queue + barrier",
-            time: bench.median {
-              DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for index in 0..<operationsPerWorker {
-                  let key = (index &+ worker) % keys
-                  if isRead(index, readPercent: readPercent) { blackHole(queueStore.get(key)) } else { queueStore.set(index, for: key) }
-                }
-              }
-              blackHole(queueStore.snapshot())  // waits for the queued barrier writes
-            }, operations: total)
+          let queueRow = measure(
+            "concurrent queue + barrier", bench, workers: workers, readPercent: readPercent,
+            get: { queueStore.get($0) }, set: { queueStore.set($0, for: $1) },
+            finish: { blackHole(queueStore.snapshot()) })  // waits for the queued barrier writes
 
           let actorStore = DataStore<Int, Int>()
           let actorRow = Row(

@@ -1,12 +1,17 @@
 // `make bench`: measures the reference answers in a release build and prints, for each chapter,
 // tables of cost per operation with ratios against a baseline measured in the same run.
 //
-// Usage: workbook-bench [--quick] [section…]   (sections: datastore, imagecache, networking, downloads)
+// Usage: workbook-bench [--quick] [section…]   (sections: datastore, imagecache, downloads)
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 let wanted = Set(arguments.filter { !$0.hasPrefix("--") }.map { $0.lowercased() })
+let sections: Set = ["datastore", "imagecache", "downloads"]
+for section in wanted.subtracting(sections).sorted() {
+  print("unknown section \(section); the sections are \(sections.sorted().joined(separator: ", "))")
+  exit(2)
+}
 func enabled(_ section: String) -> Bool { wanted.isEmpty || wanted.contains(section) }
 
 let bench = Bench(repetitions: quick ? 1 : 5)

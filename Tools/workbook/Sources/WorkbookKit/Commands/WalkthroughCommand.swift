@@ -5,8 +5,24 @@ import Foundation
 /// Each `## ` heading of the chapter's `interview.md` is a question; its body holds the model
 /// answer, follow-ups and red flags. On a terminal the learner answers out loud, then presses
 /// Enter to compare; without a terminal (a pipe, CI) every question and answer is printed.
-enum Walkthrough {
-  static func run(_ path: String, title: String) throws {
+struct WalkthroughCommand: Command {
+  static let name = "walkthrough"
+  static let arguments = "N"
+  static let summary = "interview practice for chapter N, one question at a time"
+
+  let chapter: Int
+
+  init(_ arguments: [String]) throws {
+    chapter = try Arguments(arguments, positionals: 1...1).chapter()
+  }
+
+  func run() throws -> Bool {
+    let chapter = try Catalog.load().chapter(self.chapter)
+    try Self.walk(chapter.interviewPath, title: "Chapter \(chapter.number) — \(chapter.title): interview walkthrough")
+    return true
+  }
+
+  static func walk(_ path: String, title: String) throws {
     let questions = try markdownSections(path)
     guard !questions.isEmpty else { throw Failure("\(path) has no `## ` questions") }
     let interactive = isatty(STDIN_FILENO) != 0

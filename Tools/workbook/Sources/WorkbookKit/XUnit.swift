@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// One test as the xUnit report of `swift test` lists it.
-struct TestCase: Codable {
+struct TestCase: Codable, Equatable {
   /// The name of the one failure that stands for an exercise whose tests crashed or never finished.
   static let wholeExercise = "(whole exercise)"
 

@@ -1,75 +1,5 @@
 import Foundation
 
-/// Which code a grading run compiles for the selected chapters.
-struct Variant {
-  /// Chapters built from `answers/` (all of them with `make chapter-N ANSWERS=1`; the capstone's
-  /// `REFERENCE=3,4` names a few).
-  var answers: Set<Int> = []
-  /// The chapter read from `.mutant/` (`make mutants`).
-  var mutant: Int?
-  /// Built and run under the thread sanitizer (`SANITIZE=1`).
-  var sanitize = false
-
-  func label(for chapters: [Chapter]) -> String {
-    let numbers = chapters.map(\.number)
-    if let mutant { return "mutant-\(mutant)" }
-    if numbers.allSatisfy(answers.contains) { return "answers" }
-    if answers.isEmpty { return "starter" }
-    return "reference-" + answers.sorted().map(String.init).joined(separator: "-")
-  }
-
-  /// What `swift build` and `swift test` are given: the sanitizer flag, or nothing.
-  var swiftFlags: [String] { sanitize ? ["--sanitize=thread"] : [] }
-
-  func environment(for chapters: [Chapter]) -> [String: String] {
-    var environment = [
-      "WORKBOOK_CHAPTERS": chapters.map { String($0.number) }.joined(separator: ","),
-      "WORKBOOK_ANSWERS": answers.sorted().map(String.init).joined(separator: ","),
-    ]
-    if let mutant { environment["WORKBOOK_MUTANT"] = String(mutant) }
-    if sanitize {
-      // Stop at the first race: the exercise that raced is then graded alone and shows the report.
-      let suppressions = FileManager.default.currentDirectoryPath + "/Tools/tsan-suppressions.txt"
-      environment["TSAN_OPTIONS"] = "suppressions=\(suppressions) halt_on_error=1"
-    }
-    return environment
-  }
-}
-
-/// How one exercise fared.
-struct ExerciseResult: Codable {
-  let number: Int
-  let title: String
-  var passed = 0
-  var failures: [TestCase] = []
-
-  /// Whether the learner's file is still the one the workbook shipped (nil: unknown).
-  var untouched: Bool? = nil
-
-  var total: Int { passed + failures.count }
-  var solved: Bool { total > 0 && failures.isEmpty }
-  var notStarted: Bool {
-    // Tests that crashed or never finished say something, whatever the file looks like.
-    if failures.contains(where: { $0.name == TestCase.wholeExercise }) { return false }
-    if !solved, untouched == true { return true }
-    return passed == 0 && !failures.isEmpty && failures.allSatisfy { ($0.failure ?? "").contains("not implemented yet") }
-  }
-}
-
-/// The outcome of grading one chapter: what was built, and each exercise.
-struct ChapterResult: Codable {
-  let chapter: Int
-  let variant: String
-  var compiled: Bool
-  /// Set when the test process crashed or hung, with what it printed last.
-  var crash: String?
-  var exercises: [ExerciseResult]
-  var date = Date()
-
-  var solvedCount: Int { exercises.filter(\.solved).count }
-  var allSolved: Bool { compiled && crash == nil && exercises.allSatisfy(\.solved) }
-}
-
 enum Grader {
   static var testTimeout: TimeInterval {
     TimeInterval(ProcessInfo.processInfo.environment["WORKBOOK_TEST_TIMEOUT"] ?? "") ?? 300
@@ -87,14 +17,14 @@ enum Grader {
     let environment = variant.environment(for: chapters)
     var results = chapters.map { chapter in
       ChapterResult(
-        chapter: chapter.number, variant: variant.label(for: chapters), compiled: false, crash: nil,
+        chapter: chapter.number, variant: variant,
         exercises: chapter.exercises.map { ExerciseResult(number: $0.number, title: $0.title) })
     }
 
     if !FileManager.default.fileExists(atPath: scratch) && variant.mutant == nil {
       print(Style.dim("  Building for the first time: this takes about a minute; later runs take seconds."))
     }
-    let build = try run(
+    let build = try runCommand(
       ["swift", "build", "--build-tests", "--scratch-path", scratch] + variant.swiftFlags, environment: environment,
       timeout: 1_800, echo: verbose)
     guard build.succeeded else {
@@ -111,7 +41,7 @@ enum Grader {
     let report = "\(scratch)/results.xml"
     let swiftTestingReport = "\(scratch)/results-swift-testing.xml"
     try? FileManager.default.removeItem(atPath: swiftTestingReport)
-    let test = try run(
+    let test = try runCommand(
       [
         "swift", "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
       ] + variant.swiftFlags, environment: environment, timeout: testTimeout, echo: verbose)
@@ -128,7 +58,7 @@ enum Grader {
         results[index].crash = "\(why):\n" + (test.timedOut ? lastLines(test.output, 6) : crashSummary(test.output))
         for exercise in chapter.exercises {
           let filter = "\(chapter.module)Tests.Exercise\(exercise.number)_"
-          let single = try run(
+          let single = try runCommand(
             [
               "swift", "test", "--skip-build", "--scratch-path", scratch, "--filter", filter,
               "--xunit-output", report,
@@ -286,24 +216,4 @@ func crashSummary(_ output: String) -> String {
 func lastLines(_ text: String, _ count: Int) -> String {
   text.components(separatedBy: "\n").filter { !$0.isEmpty }.suffix(count)
     .map { "    " + Grader.shortened($0) }.joined(separator: "\n")
-}
-
-/// Where a chapter's last grading summary is kept, for `make progress` and `make hint-N`.
-func summaryPath(_ chapter: Chapter, _ variant: String) -> String {
-  ".build/grade/summary-ch\(chapter.number)-\(variant).json"
-}
-
-/// Saves `result` under `key` (the variant's label unless given): `progress` and `hint` read the
-/// learner's results under "starter".
-func saveSummary(_ result: ChapterResult, _ chapter: Chapter, key: String? = nil) {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = .prettyPrinted
-  guard let data = try? encoder.encode(result) else { return }
-  try? FileManager.default.createDirectory(atPath: ".build/grade", withIntermediateDirectories: true)
-  _ = FileManager.default.createFile(atPath: summaryPath(chapter, key ?? result.variant), contents: data)
-}
-
-func loadSummary(_ chapter: Chapter, _ variant: String) -> ChapterResult? {
-  guard let data = FileManager.default.contents(atPath: summaryPath(chapter, variant)) else { return nil }
-  return try? JSONDecoder().decode(ChapterResult.self, from: data)
 }

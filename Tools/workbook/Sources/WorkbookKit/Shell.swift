@@ -13,9 +13,9 @@ struct CommandResult {
 /// `timeout` stops a command that hangs (a learner's deadlock must not hang the grader): the
 /// command and its children are terminated and `timedOut` is set. With `echo`, output is also
 /// copied to the terminal as it arrives.
-func run(
+func runCommand(
   _ arguments: [String], environment extra: [String: String] = [:], timeout: TimeInterval? = nil,
-  echo: Bool = false
+  echo: Bool = false, in directory: String? = nil
 ) throws -> CommandResult {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -23,6 +23,7 @@ func run(
   var environment = ProcessInfo.processInfo.environment
   for (key, value) in extra { environment[key] = value }
   process.environment = environment
+  if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
   let pipe = Pipe()
   process.standardOutput = pipe
   process.standardError = pipe
@@ -55,9 +56,21 @@ func run(
   return CommandResult(status: process.terminationStatus, output: collected.text, timedOut: timedOut)
 }
 
+/// Runs a command on the tool's own terminal (its output is not collected, so a command such as
+/// `diff --color=auto` sees the terminal) and returns its exit status.
+func runAttached(_ arguments: [String]) throws -> Int32 {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = arguments
+  fflush(nil)  // what the tool printed so far comes first
+  try process.run()
+  process.waitUntilExit()
+  return process.terminationStatus
+}
+
 /// Terminates a process and, first, its descendants (`swift test` runs the tests in a child).
 private func terminateTree(_ pid: Int32) {
-  if let children = try? run(["pgrep", "-P", String(pid)]) {
+  if let children = try? runCommand(["pgrep", "-P", String(pid)]) {
     for line in children.output.split(separator: "\n") {
       if let child = Int32(line.trimmingCharacters(in: .whitespaces)) { terminateTree(child) }
     }

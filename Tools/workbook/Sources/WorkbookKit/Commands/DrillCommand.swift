@@ -1,12 +1,34 @@
 import Foundation
 
-/// `make drill`: a timed mock system-design interview, read from `Chapters/06-feed/drill.md`.
+/// `make drill`: a timed mock system-design interview, read from the drill a chapter lists in
+/// its `exercises.json` (`"extras": { "drill": "drill.md" }`).
 ///
 /// Every `## N. Title — M min` section is a phase with prompts and the signals an interviewer
 /// listens for; `## Rubric` is a table of areas and points; `## Red flags` closes the drill. On a
 /// terminal each phase is timed and the learner scores themself at the end; scores are saved in
 /// `.workbook/drill-history.json`. Without a terminal the whole script is printed.
-enum Drill {
+struct DrillCommand: Command {
+  static let name = "drill"
+  static let arguments = "[N]"
+  static let summary = "the timed system-design drill (of chapter N, or the first chapter with one)"
+
+  let chapter: Int?
+
+  init(_ arguments: [String]) throws {
+    let parsed = try Arguments(arguments, positionals: 0...1)
+    chapter = parsed.positionals.isEmpty ? nil : try parsed.chapter()
+  }
+
+  func run() throws -> Bool {
+    let catalog = try Catalog.load()
+    let chapter = try self.chapter.map { try catalog.chapter($0) } ?? catalog.chapters.first { $0.extras.drill != nil }
+    guard let chapter, let drill = chapter.extras.drill else {
+      throw Failure(self.chapter.map { "chapter \($0) has no drill" } ?? "no chapter has a drill")
+    }
+    try Self.drill("\(chapter.folder)/\(drill)")
+    return true
+  }
+
   struct Phase {
     let title: String
     let minutes: Int
@@ -28,7 +50,7 @@ enum Drill {
 
   static let historyPath = ".workbook/drill-history.json"
 
-  static func run(_ path: String) throws {
+  static func drill(_ path: String) throws {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure("\(path) is missing") }
     let title = text.components(separatedBy: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? "Drill"
     let intro = text.components(separatedBy: "\n## ").first?.components(separatedBy: "\n").dropFirst().joined(separator: "\n") ?? ""
@@ -48,7 +70,7 @@ enum Drill {
     for (index, phase) in phases.enumerated() {
       print(Style.bold("\nPhase \(index + 1) of \(phases.count): \(phase.title)") + " — \(phase.minutes) min")
       let (prompts, signals) = split(phase.body)
-      print(Walkthrough.render(prompts))
+      print(WalkthroughCommand.render(prompts))
       if interactive {
         print(Style.dim("  [Enter] start the clock and answer out loud"), terminator: "")
         fflush(nil)
@@ -63,7 +85,7 @@ enum Drill {
         let verdict = elapsed <= box ? Style.green("within the box") : Style.yellow("over by \(clock(elapsed - box))")
         print("  You took \(clock(elapsed)) of \(clock(box)): \(verdict)")
       }
-      print(Walkthrough.render(signals))
+      print(WalkthroughCommand.render(signals))
     }
 
     print(Style.bold("\nRubric (100 points)"))
@@ -71,7 +93,7 @@ enum Drill {
       print("  \(padded(area.name, 20)) \(padded(String(area.points), 4)) \(area.fullMarks)")
     }
     print(Style.bold("\nRed flags"))
-    print(Walkthrough.render(redFlags))
+    print(WalkthroughCommand.render(redFlags))
 
     guard interactive else { return }
     print(Style.bold("\nScore yourself honestly"))
@@ -94,7 +116,7 @@ enum Drill {
   }
 
   /// A phase heading reads `N. Title — M min`.
-  static func phase(_ section: (heading: String, body: String)) -> Phase? {
+  static func phase(_ section: MarkdownSection) -> Phase? {
     let parts = section.heading.components(separatedBy: " — ")
     guard parts.count == 2, parts[1].hasSuffix("min"), let minutes = Int(parts[1].prefix { $0.isNumber }),
       let dot = parts[0].firstIndex(of: "."), Int(parts[0][..<dot]) != nil

@@ -1,0 +1,85 @@
+import Foundation
+
+/// `make mutants`: each mutant of the answers must compile and fail at least one test.
+struct MutantsCommand: Command {
+  static let name = "mutants"
+  static let arguments = "[N…] [--check]"
+  static let summary = "every mutant of the answers is killed (--check: only parse and apply them)"
+
+  let chapters: [Int]
+  let checkOnly: Bool
+
+  init(_ arguments: [String]) throws {
+    let parsed = try Arguments(arguments, flags: ["--check"], positionals: 0...Int.max)
+    chapters = try parsed.chapters()
+    checkOnly = parsed.has("--check")
+  }
+
+  func run() throws -> Bool {
+    let catalog = try Catalog.load()
+    let wanted = chapters.isEmpty ? catalog.chapters : try chapters.map { try catalog.chapter($0) }
+    return checkOnly ? Self.check(wanted) : try Self.run(wanted)
+  }
+
+  /// Parses every mutant and applies it to a scratch copy of its answer, without building:
+  /// a quick check that no mutant has gone stale after an edit of the answer.
+  static func check(_ chapters: [Chapter]) -> Bool {
+    var count = 0
+    var problems: [String] = []
+    for chapter in chapters {
+      let checked = mutantProblems(chapter)
+      count += checked.count
+      problems += checked.problems
+    }
+    guard problems.isEmpty else {
+      for problem in problems { print("\(Style.red(Style.fail)) \(problem)") }
+      return false
+    }
+    print("\(Style.green(Style.pass)) all \(count) mutants parse and apply to their answers")
+    return true
+  }
+
+  static func run(_ chapters: [Chapter]) throws -> Bool {
+    var survivors: [String] = []
+    var total = 0
+    let manager = FileManager.default
+    for chapter in chapters {
+      let files = mutantFiles(chapter)
+      guard !files.isEmpty else { continue }
+      print(Style.bold("Chapter \(chapter.number) — \(files.count) mutants of \(chapter.answerPath)"))
+      for file in files {
+        total += 1
+        let mutant = try Mutant(path: file)
+        let folder = ".mutant/\(chapter.module)"
+        try? manager.removeItem(atPath: folder)
+        try manager.createDirectory(atPath: ".mutant", withIntermediateDirectories: true)
+        try manager.copyItem(atPath: chapter.answerPath, toPath: folder)
+        try mutant.apply(to: folder, answerPath: chapter.answerPath)
+        // The chapters it composes are built from their answers too, so only the mistake differs.
+        var variant = Variant(answers: Set([chapter.number] + chapter.composes))
+        variant.mutant = chapter.number
+        let result = try Grader.grade([chapter], variant).first!
+        let killers = result.exercises.flatMap(\.failures)
+        let line = "\(mutant.name): \(mutant.title)"
+        if !result.compiled {
+          print("  " + Style.red("\(Style.fail) does not compile  ") + line)
+          survivors.append("\(chapter.number)/\(mutant.name) (does not compile)")
+        } else if let crash = result.crash, killers.isEmpty {
+          print("  " + Style.green("\(Style.pass) killed (\(crash.prefix { $0 != ":" }))  ") + line)
+        } else if let killer = killers.first {
+          print("  " + Style.green("\(Style.pass) killed  ") + line + Style.dim("  by \(killer.suite.split(separator: ".").last ?? "").\(killer.name)"))
+        } else {
+          print("  " + Style.red("\(Style.fail) SURVIVED  ") + line)
+          survivors.append("\(chapter.number)/\(mutant.name)")
+        }
+      }
+      try? manager.removeItem(atPath: ".mutant/\(chapter.module)")
+    }
+    if survivors.isEmpty {
+      print(Style.green("\nAll \(total) mutants killed."))
+      return true
+    }
+    print(Style.red("\n\(survivors.count) of \(total) mutants not killed: ") + survivors.joined(separator: ", "))
+    return false
+  }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// `make progress`: every chapter, from the last time it was graded.
+struct ProgressCommand: Command {
+  static let name = "progress"
+  static let arguments = ""
+  static let summary = "every chapter's progress, from its last grading"
+
+  init(_ arguments: [String]) throws {
+    _ = try Arguments(arguments)
+  }
+
+  func run() throws -> Bool {
+    print(Style.bold("Your progress") + Style.dim(" (from the last `make chapter-N` of each chapter)") + "\n")
+    for chapter in try Catalog.load().chapters {
+      let title = padded("\(chapter.number)  \(chapter.title)", 40)
+      guard let result = Summary.load(chapter) else {
+        print("  \(title) \(progressBar(done: 0, total: 1)) not graded yet: make chapter-\(chapter.number)")
+        continue
+      }
+      let done = result.compiled ? result.solvedCount : 0
+      let stale = latestModification(chapter.starterPath) > result.date ? Style.dim("  (edited since; re-grade)") : ""
+      print("  \(title) \(progressBar(done: done, total: result.exercises.count)) \(done)/\(result.exercises.count)\(stale)")
+    }
+    return true
+  }
+}
+
+/// The newest modification time of any file under `folder`.
+func latestModification(_ folder: String) -> Date {
+  let manager = FileManager.default
+  var latest = Date.distantPast
+  for file in (try? manager.subpathsOfDirectory(atPath: folder)) ?? [] {
+    let attributes = try? manager.attributesOfItem(atPath: "\(folder)/\(file)")
+    if let date = attributes?[.modificationDate] as? Date, date > latest { latest = date }
+  }
+  return latest
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// How one exercise fared.
+struct ExerciseResult: Codable {
+  let number: Int
+  let title: String
+  var passed = 0
+  var failures: [TestCase] = []
+
+  /// Whether the learner's files are still the ones the workbook shipped (nil: unknown).
+  var untouched: Bool? = nil
+
+  var total: Int { passed + failures.count }
+  var solved: Bool { total > 0 && failures.isEmpty }
+  var notStarted: Bool {
+    // Tests that crashed or never finished say something, whatever the file looks like.
+    if failures.contains(where: { $0.name == TestCase.wholeExercise }) { return false }
+    if !solved, untouched == true { return true }
+    return passed == 0 && !failures.isEmpty && failures.allSatisfy { ($0.failure ?? "").contains("not implemented yet") }
+  }
+}
+
+/// The outcome of grading one chapter: what was built, and each exercise.
+struct ChapterResult: Codable {
+  let chapter: Int
+  /// The code that was graded; nil in a summary saved by an older version of the tool.
+  let variant: Variant?
+  var compiled: Bool
+  /// Set when the test process crashed or hung, with what it printed last.
+  var crash: String?
+  var exercises: [ExerciseResult]
+  var date = Date()
+
+  init(chapter: Int, variant: Variant, exercises: [ExerciseResult]) {
+    self.chapter = chapter
+    self.variant = variant
+    self.compiled = false
+    self.exercises = exercises
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case chapter, variant, compiled, crash, exercises, date
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    chapter = try container.decode(Int.self, forKey: .chapter)
+    variant = try? container.decode(Variant.self, forKey: .variant)
+    compiled = try container.decode(Bool.self, forKey: .compiled)
+    crash = try container.decodeIfPresent(String.self, forKey: .crash)
+    exercises = try container.decode([ExerciseResult].self, forKey: .exercises)
+    date = try container.decode(Date.self, forKey: .date)
+  }
+
+  var solvedCount: Int { exercises.filter(\.solved).count }
+  var allSolved: Bool { compiled && crash == nil && exercises.allSatisfy(\.solved) }
+}
+
+/// The last grading of each chapter's own code, kept in `.build/grade/` for `make progress`,
+/// the hints and the note about exercises that passed last time.
+enum Summary {
+  static func path(_ chapter: Chapter) -> String {
+    ".build/grade/summary-ch\(chapter.number)-starter.json"
+  }
+
+  static func save(_ result: ChapterResult, _ chapter: Chapter) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .prettyPrinted
+    guard let data = try? encoder.encode(result) else { return }
+    try? FileManager.default.createDirectory(atPath: ".build/grade", withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: path(chapter), contents: data)
+  }
+
+  static func load(_ chapter: Chapter) -> ChapterResult? {
+    guard let data = FileManager.default.contents(atPath: path(chapter)) else { return nil }
+    return try? JSONDecoder().decode(ChapterResult.self, from: data)
+  }
+}

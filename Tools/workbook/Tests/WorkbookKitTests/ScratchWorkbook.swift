@@ -1,0 +1,257 @@
+import Foundation
+
+@testable import WorkbookKit
+
+/// A throwaway workbook in a temporary folder, removed when the value is released: by default
+/// one chapter, 7, with two exercises that follow every rule, so a test breaks one rule on purpose
+/// and looks for the message.
+final class ScratchWorkbook {
+  let root: String
+
+  init(chapter7: Bool = true) throws {
+    root = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-scratch-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    if chapter7 {
+      try write("Package.swift", ScratchWorkbook.manifest(entries: [#"Chapter(number: 7, module: "Counters", composes: [])"#]))
+      for (path, text) in ScratchWorkbook.chapter7 { try write(path, text) }
+    }
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: root)
+  }
+
+  func write(_ relative: String, _ text: String) throws {
+    let url = URL(fileURLWithPath: "\(root)/\(relative)")
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+  }
+
+  func read(_ relative: String) throws -> String {
+    try String(contentsOfFile: "\(root)/\(relative)", encoding: .utf8)
+  }
+
+  func exists(_ relative: String) -> Bool {
+    FileManager.default.fileExists(atPath: "\(root)/\(relative)")
+  }
+
+  func remove(_ relative: String) throws {
+    try FileManager.default.removeItem(atPath: "\(root)/\(relative)")
+  }
+
+  func move(_ relative: String, to other: String) throws {
+    try FileManager.default.moveItem(atPath: "\(root)/\(relative)", toPath: "\(root)/\(other)")
+  }
+
+  /// Replaces `old` (which must be there) with `new` in a file.
+  func edit(_ relative: String, replacing old: String, with new: String) throws {
+    let text = try read(relative)
+    guard text.contains(old) else { throw Failure("\(relative) does not contain \(old)") }
+    try write(relative, text.replacingOccurrences(of: old, with: new))
+  }
+
+  /// What `workbook check` reports, with the rules it checks by default (and `extra` ones).
+  func problems(adding extra: Set<Rule> = []) -> [Problem] {
+    var checker = Checker(root: root)
+    checker.rules.formUnion(extra)
+    return checker.problems()
+  }
+
+  /// The messages of `problems()`, one string, for `contains` checks.
+  func report(adding extra: Set<Rule> = []) -> String {
+    problems(adding: extra).map(\.description).joined(separator: "\n")
+  }
+
+  /// A manifest with the workbook's chapter list shape.
+  static func manifest(entries: [String]) -> String {
+    """
+    // swift-tools-version: 6.0
+    import PackageDescription
+
+    struct Chapter {
+      let number: Int
+      let module: String
+      let composes: [Int]
+    }
+
+    let allChapters = [
+    \(entries.map { "  \($0)," }.joined(separator: "\n"))
+    ]
+    """
+  }
+
+  /// Chapter 7, "Counters": exercise 1 writes a counter, exercise 2 a pair of them; Limits.swift is
+  /// given code.
+  static let chapter7: [(String, String)] = [
+    (
+      "Chapters/07-counters/exercises.json",
+      """
+      {
+        "chapter": 7,
+        "title": "Counters",
+        "module": "Counters",
+        "level": "beginner",
+        "exercises": [
+          { "number": 1, "title": "A counter", "files": ["Counter.swift"] },
+          { "number": 2, "title": "Two counters", "files": ["Pair.swift"], "needs": [1] }
+        ]
+      }
+      """
+    ),
+    (
+      "Chapters/07-counters/hints.md",
+      """
+      # Chapter 7 hints
+
+      ## 1. A counter
+
+      Start at zero and add one.
+
+      ## 2. Two counters
+
+      Use two counters from exercise 1.
+      """
+    ),
+    (
+      "Chapters/07-counters/interview.md",
+      """
+      # Chapter 7 — Interview questions
+
+      ## How do you count?
+
+      ### Model answer
+      One at a time.
+
+      ### Follow-ups
+      - And two at a time?
+
+      ### Red flags
+      - Counting twice.
+      """
+    ),
+    (
+      "Chapters/07-counters/mutants/01-counts-twice.mutant",
+      """
+      title: the counter counts twice
+      why: every increment adds two
+      file: Counter.swift
+      <<<<<<< answer
+          value += 1
+      =======
+          value += 2
+      >>>>>>> mutant
+      """
+    ),
+    (
+      "Sources/Counters/Counter.swift",
+      """
+      // Exercise 1 — A counter (beginner)
+      //
+      // Count up from zero.
+      import Workbook
+
+      public struct Counter {
+        public private(set) var value = 0
+        public init() {}
+
+        public mutating func increment() throws {
+          throw NotImplemented()
+        }
+      }
+      """
+    ),
+    (
+      "answers/Counters/Counter.swift",
+      """
+      // Exercise 1 — A counter (beginner)
+      //
+      // Count up from zero.
+      import Workbook
+
+      public struct Counter {
+        public private(set) var value = 0
+        public init() {}
+
+        public mutating func increment() throws {
+          guard value < Limits.maximum else { return }
+          value += 1
+        }
+      }
+      """
+    ),
+    (
+      "Sources/Counters/Pair.swift",
+      """
+      // Exercise 2 — Two counters (beginner)
+      import Workbook
+
+      public struct Pair {
+        public func total() throws -> Int { throw NotImplemented() }
+      }
+      """
+    ),
+    (
+      "answers/Counters/Pair.swift",
+      """
+      // Exercise 2 — Two counters (beginner)
+      import Workbook
+
+      public struct Pair {
+        public var first = Counter()
+        public var second = Counter()
+        public func total() throws -> Int { first.value + second.value }
+      }
+      """
+    ),
+    (
+      "Sources/Counters/Limits.swift",
+      """
+      // Given — the largest count. Nothing to write here.
+      enum Limits {
+        static let maximum = 1_000
+      }
+      """
+    ),
+    (
+      "answers/Counters/Limits.swift",
+      """
+      // Given — the largest count. Nothing to write here.
+      enum Limits {
+        static let maximum = 1_000
+      }
+      """
+    ),
+    (
+      "Tests/CountersTests/Exercise1_CounterTests.swift",
+      """
+      import Testing
+
+      @testable import Counters
+
+      @Suite("Exercise 1 — A counter")
+      struct Exercise1_CounterTests {
+        @Test func countsOne() throws {
+          var counter = Counter()
+          try counter.increment()
+          #expect(counter.value == 1, "one increment counts one")
+        }
+      }
+      """
+    ),
+    (
+      "Tests/CountersTests/Exercise2_PairTests.swift",
+      """
+      import Testing
+
+      @testable import Counters
+
+      @Suite("Exercise 2 — Two counters", .timeLimit(.minutes(1)))
+      struct Exercise2_PairTests {
+        @Test func startsAtZero() throws {
+          #expect(try Pair().total() == 0)
+        }
+      }
+      """
+    ),
+  ]
+}
