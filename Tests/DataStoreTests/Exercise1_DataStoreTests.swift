@@ -3,7 +3,7 @@ import WorkbookTesting
 
 @testable import DataStore
 
-@Suite("Exercise 1 — The actor store")
+@Suite("Exercise 1 — The actor store", .timeLimit(.minutes(1)))
 struct Exercise1_DataStoreTests {
   @Test func getReturnsWhatWasSet() async {
     let store = DataStore<String, Int>()

@@ -3,7 +3,7 @@ import WorkbookTesting
 
 @testable import DataStore
 
-@Suite("Exercise 2 — Atomic update")
+@Suite("Exercise 2 — Atomic update", .timeLimit(.minutes(1)))
 struct Exercise2_UpdateTests {
   struct Refused: Error {}
 

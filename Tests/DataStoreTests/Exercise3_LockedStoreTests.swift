@@ -5,7 +5,7 @@ import WorkbookTesting
 
 @testable import DataStore
 
-@Suite("Exercise 3 — A lock-based store with transactions")
+@Suite("Exercise 3 — A lock-based store with transactions", .timeLimit(.minutes(1)))
 struct Exercise3_LockedStoreTests {
   struct Insufficient: Error {}
 
@@ -72,7 +72,7 @@ struct Exercise3_LockedStoreTests {
     }
   }
 
-  @Test("concurrent transfers keep the total", .timeLimit(.minutes(1)))
+  @Test("concurrent transfers keep the total")
   func concurrentTransfersKeepTheTotal() async {
     let store = LockedStore(Dictionary(uniqueKeysWithValues: (0..<10).map { ($0, 1_000) }))
     DispatchQueue.concurrentPerform(iterations: 2_000) { index in
@@ -87,7 +87,7 @@ struct Exercise3_LockedStoreTests {
     #expect(total == 10_000, "2,000 transfers moved money between accounts, so the total must stay 10,000, not \(total)")
   }
 
-  @Test("concurrent transactions each see the others' writes: 2,000 increments make 2,000", .timeLimit(.minutes(1)))
+  @Test("concurrent transactions each see the others' writes: 2,000 increments make 2,000")
   func concurrentTransactionsAreAtomic() {
     // Ten thousand other keys make each transaction's copy slow enough (tens of microseconds)
     // that transactions which copy outside the lock overlap. Two threads of their own, not the

@@ -4,7 +4,7 @@ import WorkbookTesting
 
 @testable import DataStore
 
-@Suite("Exercise 6 — A typed, persistent session store")
+@Suite("Exercise 6 — A typed, persistent session store", .timeLimit(.minutes(1)))
 struct Exercise6_SessionStoreTests {
   @Test func aMissingFileMeansSignedOut() async throws {
     try await withTemporaryDirectory("session") { directory in

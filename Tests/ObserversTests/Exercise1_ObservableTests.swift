@@ -4,7 +4,7 @@ import WorkbookTesting
 
 @testable import Observers
 
-@Suite("Exercise 1 — An observable value with tokens")
+@Suite("Exercise 1 — An observable value with tokens", .timeLimit(.minutes(1)))
 struct Exercise1_ObservableTests {
   @Test func theFirstCallCarriesTheCurrentValue() {
     let name = Observable("Ada")
@@ -157,7 +157,7 @@ struct Exercise1_ObservableTests {
     }
   }
 
-  @Test("1,000 concurrent increments: none lost, each delivered once", .timeLimit(.minutes(1)))
+  @Test("1,000 concurrent increments: none lost, each delivered once")
   func concurrentIncrementsAreNotLost() {
     let count = Observable(0)
     let seen = Recorder<Int>()

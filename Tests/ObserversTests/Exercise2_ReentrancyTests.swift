@@ -4,7 +4,7 @@ import WorkbookTesting
 
 @testable import Observers
 
-@Suite("Exercise 2 — Re-entrancy: one delivery at a time")
+@Suite("Exercise 2 — Re-entrancy: one delivery at a time", .timeLimit(.minutes(1)))
 struct Exercise2_ReentrancyTests {
   /// Holds a token that an observer registered earlier wants to cancel or create.
   final class Slot: @unchecked Sendable {
@@ -156,7 +156,7 @@ struct Exercise2_ReentrancyTests {
     }
   }
 
-  @Test("writes from four threads reach the observer in the order they were made", .timeLimit(.minutes(1)))
+  @Test("writes from four threads reach the observer in the order they were made")
   func concurrentWritesAreDeliveredInOrder() {
     let count = Observable(0)
     let seen = Recorder<Int>()
