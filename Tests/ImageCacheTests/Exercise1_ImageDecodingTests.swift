@@ -4,7 +4,7 @@ import WorkbookTesting
 
 @testable import ImageCache
 
-@Suite("Exercise 1 — Image values from headers")
+@Suite("Exercise 1 — Image values from headers", .timeLimit(.minutes(1)))
 struct Exercise1_ImageDecodingTests {
   let decoder = HeaderImageDecoder()
 

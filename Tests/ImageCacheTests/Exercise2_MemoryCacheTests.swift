@@ -37,7 +37,7 @@ final class Box {
   init() {}
 }
 
-@Suite("Exercise 2 — An LRU memory cache")
+@Suite("Exercise 2 — An LRU memory cache", .timeLimit(.minutes(1)))
 struct Exercise2_MemoryCacheTests {
   /// Values are Ints whose cost is the value itself, so a test picks costs by picking values.
   func makeCache(costLimit: Int = 1_000, countLimit: Int = 100, fraction: Double = 1, ttl: Duration? = nil, clock: ManualClock = ManualClock())
@@ -182,6 +182,29 @@ struct Exercise2_MemoryCacheTests {
         return
       }
     }
+  }
+
+  /// Lets a cost function reach the cache it is given to, once the cache exists.
+  final class CacheReference: @unchecked Sendable {
+    var cache: MemoryCache<String, Int>?
+  }
+
+  @Test("the cost function runs outside the lock: it may read the cache")
+  func costRunsOutsideTheLock() {
+    // The cost function is the app's code. Called inside the cache's lock, one that reads the cache
+    // (here its count) would lock the same Mutex twice: the process stops with "Recursive call to
+    // lock Mutex". Compute the cost before taking the lock.
+    let reference = CacheReference()
+    let seen = Recorder<Int>()
+    let cache = MemoryCache<String, Int>(configuration: .init(costLimit: 1_000, countLimit: 100, maximumEntryFraction: 1)) { value in
+      seen.append(reference.cache?.count ?? -1)
+      return value
+    }
+    reference.cache = cache
+    cache.setValue(5, forKey: "a")
+    cache.setValue(7, forKey: "b")
+    #expect(seen.values == [0, 1], "the cost function should run once per store, and may read the cache: it saw counts \(seen.values)")
+    #expect(cache.totalCost == 12, "both values are stored with their cost, total \(cache.totalCost)")
   }
 
   @Test("8 threads × 2,000 operations: limits hold, counters add up, nothing crashes")

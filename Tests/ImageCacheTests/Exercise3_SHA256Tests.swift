@@ -4,7 +4,7 @@ import WorkbookTesting
 
 @testable import ImageCache
 
-@Suite("Exercise 3 — SHA-256 for file names")
+@Suite("Exercise 3 — SHA-256 for file names", .timeLimit(.minutes(1)))
 struct Exercise3_SHA256Tests {
   @Test(
     "the FIPS 180-4 / NIST example vectors",

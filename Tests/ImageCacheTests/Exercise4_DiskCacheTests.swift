@@ -4,7 +4,7 @@ import WorkbookTesting
 
 @testable import ImageCache
 
-@Suite("Exercise 4 — A disk cache that survives crashes")
+@Suite("Exercise 4 — A disk cache that survives crashes", .timeLimit(.minutes(1)))
 struct Exercise4_DiskCacheTests {
   static let day: Duration = .seconds(24 * 60 * 60)
   let start = Date(timeIntervalSince1970: 1_800_000_000)

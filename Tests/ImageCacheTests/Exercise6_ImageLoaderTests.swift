@@ -170,18 +170,14 @@ struct Exercise6_ImageLoaderTests {
       #expect(stale.width == 1, "the expired copy should be returned at once, not after the network")
       let again = try await loader.image(for: url, policy: .staleWhileRevalidate)
       #expect(again.width == 1, "while the refresh runs, the stale copy is still served")
-      // The background refresh reaches the network whenever its task gets to run: keep moving the
-      // network's clock until the refresh is done (bounded, about five seconds at most).
-      let refreshed = Counter()
-      let waiter = Task {
-        await loader.waitForBackgroundRefreshes()
-        refreshed.increment()
-      }
-      for _ in 0..<5_000 where refreshed.value == 0 {
-        await network.advance(by: .seconds(1))
-        try? await Task.sleep(nanoseconds: 1_000_000)
-      }
-      await waiter.value
+      // The background refresh runs on a task of its own: once everything is parked, every
+      // refresh the two reads started is asleep in its fetch.
+      await settle()
+      #expect(
+        fetches.value == 1 && network.sleepers == 1,
+        "two stale reads should start exactly one background refresh, not \(fetches.value) (keep the refresh task by URL)")
+      await network.run()  // the refresh's fetch answers
+      await loader.waitForBackgroundRefreshes()
       #expect(fetches.value == 1, "two stale reads should start exactly one background refresh, not \(fetches.value)")
       let fresh = try await loader.image(for: url, policy: .staleWhileRevalidate)
       #expect(fresh.width == 5, "after the refresh the new image is served")
@@ -221,22 +217,19 @@ struct Exercise6_ImageLoaderTests {
   func thousandLoadsOneFetch() async throws {
     let network = ManualClock()
     let fetches = Counter()
-    let finished = Counter()
     let loader = ImageLoader(
       fetch: { url in
         fetches.increment()
         try await network.sleep(for: .seconds(1))
         return (SampleImages.jpeg(width: 4, height: 4), StubURLProtocol.response(for: URLRequest(url: url)))
       }, diskCache: nil)
-    let tasks = (0..<1_000).map { _ in
-      Task {
-        defer { finished.increment() }
-        return try await loader.image(for: url)
-      }
-    }
-    await eventually(giveUp: { finished.value == 1_000 }) { await loader.coalescer.waiterCount(for: url) == 1_000 }
+    let url = self.url
+    let crowd = await joined(1_000, on: loader.coalescer, key: url) { _ in try await loader.image(for: url) }
+    await network.waitForSleepers(1) { crowd.allFinished }
+    await settle()
+    #expect(fetches.value == 1, "1,000 loads wait while the fetch sleeps: it should have started once, not \(fetches.value) times")
     await network.advance(by: .seconds(1))
-    for task in tasks {
+    for task in crowd.tasks {
       #expect(try await task.value.width == 4, "every caller gets the image")
     }
     #expect(fetches.value == 1, "1,000 concurrent loads of one URL should fetch once, not \(fetches.value) times")

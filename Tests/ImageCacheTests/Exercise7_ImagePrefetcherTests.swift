@@ -68,14 +68,16 @@ struct Exercise7_ImagePrefetcherTests {
     #expect(prefetcher.maxConcurrent == 2, "the default concurrency should be 2")
     let list = urls(10)
     await prefetcher.prefetch(list)
-    for _ in 0..<5 {
-      guard await waitForFetches(2, network, prefetcher) else { break }
-      for _ in 0..<100 { await Task.yield() }  // a third load, if any, would start now
-      await network.clock.advance(by: .seconds(1))
+    for round in 1...5 {
+      // Everything is parked: every load that was going to start has started.
+      await settle()
+      let running = network.clock.sleepers
+      #expect(running == 2, "round \(round) of 5: with URLs still queued, exactly 2 fetches should run; \(running) are running")
+      guard running == 2 else { break }
+      await network.clock.advance(by: .seconds(1))  // both finish, and their slots go to the next two
     }
-    let loaded = await eventually { await prefetcher.completedCount == 10 }
     let completed = await prefetcher.completedCount
-    #expect(loaded, "all 10 URLs should be prefetched, 2 at a time; completed \(completed)")
+    #expect(completed == 10, "all 10 URLs should be prefetched, 2 at a time; completed \(completed)")
     #expect(network.maximumConcurrency == 2, "never more than 2 fetches at once (and 2 when there is work); saw \(network.maximumConcurrency)")
     for url in list {
       #expect(loader.memoryCache.contains(url), "a prefetched image should be in the memory cache")
@@ -104,7 +106,6 @@ struct Exercise7_ImagePrefetcherTests {
     await prefetcher.prefetch(list)
     await waitForFetches(2, network, prefetcher)
     await network.clock.advance(by: .seconds(1))
-    await eventually(giveUp: { await prefetcher.runningCount == 0 }) { await prefetcher.completedCount == 2 }
     #expect(network.fetches.value == 2, "the cached URL should not be fetched; fetches: \(network.fetches.value)")
     #expect(await prefetcher.skippedCount == 1, "one URL was already cached and should count as skipped")
     let completed = await prefetcher.completedCount
@@ -151,12 +152,12 @@ struct Exercise7_ImagePrefetcherTests {
     await prefetcher.prefetch(urls(5))
     await waitForFetches(2, network, prefetcher)
     await prefetcher.stop()
-    let cancelled = await eventually { network.cancellations.value == 2 }
-    #expect(cancelled, "stop should cancel both running fetches; cancelled \(network.cancellations.value)")
+    await settle()  // the cancelled loads have reported back
+    #expect(network.cancellations.value == 2, "stop should cancel both running fetches; cancelled \(network.cancellations.value)")
     let (running, pending) = (await prefetcher.runningCount, await prefetcher.pendingCount)
     #expect(pending == 0 && running == 0, "after stop nothing is queued or running: \(pending) queued, \(running) running")
-    await network.clock.advance(by: .seconds(10))
-    for _ in 0..<200 { await Task.yield() }
+    #expect(network.fetches.value == 2, "no queued URL may start after stop, not even when a cancelled load reports back; fetches \(network.fetches.value)")
+    await network.clock.run()
     #expect(network.fetches.value == 2, "no queued URL may start after stop; fetches \(network.fetches.value)")
   }
 
@@ -180,16 +181,14 @@ struct Exercise7_ImagePrefetcherTests {
     let prefetcher = ImagePrefetcher(loader: loader)
     await prefetcher.prefetch([url])
     await waitForFetches(1, network, prefetcher)
-    let finished = Counter()
-    let visible = Task {
-      defer { finished.increment() }
-      return try await loader.image(for: url)
-    }
-    await eventually(giveUp: { finished.value == 1 }) { await loader.coalescer.waiterCount(for: url) == 2 }
+    // The visible cell joins the prefetch's flight for the same URL, then the prefetcher stops.
+    let visible = await joined(1, on: loader.coalescer, key: url, alreadyWaiting: 1) { _ in try await loader.image(for: url) }
     await prefetcher.stop()
-    await eventually(giveUp: { finished.value == 1 }) { await loader.coalescer.waiterCount(for: url) == 1 }
-    await network.clock.advance(by: .seconds(1))
-    let image = try await visible.value
+    await settle()
+    #expect(await loader.coalescer.waiterCount(for: url) == 1, "after stop only the visible cell waits for the image")
+    #expect(network.cancellations.value == 0, "the fetch had a visible waiter and must not be cancelled")
+    await network.clock.run()
+    let image = try await visible.tasks[0].value
     #expect(image.width == 3, "the visible cell still gets its image")
     #expect(network.cancellations.value == 0, "the fetch had a visible waiter and must not be cancelled")
   }
@@ -203,10 +202,54 @@ struct Exercise7_ImagePrefetcherTests {
     await prefetcher.prefetch(list)
     await waitForFetches(2, network, prefetcher)
     await prefetcher.cancelPrefetching([list[0]])
-    let cancelled = await eventually { network.cancellations.value == 1 }
-    #expect(cancelled, "the URL scrolled away from should be cancelled")
-    let next = await waitForFetches(2, network, prefetcher)
-    #expect(next && network.fetches.value == 3, "its slot should go to the next queued URL; fetches \(network.fetches.value)")
-    await network.clock.advance(by: .seconds(1))
+    await settle()
+    #expect(network.cancellations.value == 1, "the URL scrolled away from should be cancelled")
+    #expect(
+      network.fetches.value == 3 && network.clock.sleepers == 2,
+      "its slot should go to the next queued URL, and only that slot: \(network.fetches.value) fetches started, \(network.clock.sleepers) running")
+    await network.clock.run()
+  }
+
+  @Test(
+    "a cancelled prefetch that reports back late leaves the newer run of its URL alone",
+    arguments: ["cancelPrefetching", "stop"])
+  func aLateFinishLeavesTheNewerRunAlone(cancelledBy: String) async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let hold = Gate()
+    let loads = Counter()
+    // The first load is held after it ends, before its task reports back to the prefetcher.
+    let prefetcher = ImagePrefetcher(
+      loader: loader, maxConcurrent: 1,
+      loadEnded: { _ in
+        if loads.increment() == 1 { await hold.pass() }
+      })
+    let list = urls(2)
+    await prefetcher.prefetch([list[0]])
+    await waitForFetches(1, network, prefetcher)
+    if cancelledBy == "stop" { await prefetcher.stop() } else { await prefetcher.cancelPrefetching([list[0]]) }
+    let held = await hold.arrivals(1)
+    #expect(held, "each prefetch task should await loadEnded(url) once its load is over, before it reports back: the test holds the cancelled load there")
+    guard held else {
+      await network.clock.run()
+      return
+    }
+    await settle()
+    // The same URL is prefetched again while the cancelled run has not reported back yet.
+    await prefetcher.prefetch([list[0]])
+    await waitForFetches(1, network, prefetcher)
+    await prefetcher.prefetch([list[1]])  // waits for the one slot
+    hold.open()
+    await settle()  // the cancelled run has reported back now
+    let (running, pending) = (await prefetcher.runningCount, await prefetcher.pendingCount)
+    #expect(
+      running == 1 && pending == 1 && network.clock.sleepers == 1,
+      "the cancelled run reported after its URL started again: it must leave that newer run alone (compare the run's id), so 1 runs and 1 waits; \(running) running, \(pending) queued, \(network.clock.sleepers) fetches running"
+    )
+    #expect(await prefetcher.completedCount == 0, "a cancelled run that reports late is not a completed prefetch")
+    await prefetcher.stop()
+    await settle()
+    #expect(network.cancellations.value == 2, "stop must still reach the newer run; \(network.cancellations.value) of 2 fetches were cancelled")
+    await network.clock.run()
   }
 }

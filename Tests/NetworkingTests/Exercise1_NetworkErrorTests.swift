@@ -105,14 +105,13 @@ struct Exercise1_NetworkErrorTests {
       defer { session.invalidateAndCancel() }
       var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/feed"))
       request.timeoutInterval = 0.3
-      let started = ContinuousClock.now
+      // URLSession's own timer ends the request; what is checked is the error it becomes.
       do {
         _ = try await session.data(for: request)
         Issue.record("the server answers after 20 s; a 0.3 s timeout must fire first")
       } catch {
         #expect(NetworkError(mapping: error) == .timeout, "a request timeout should map to .timeout, got \(NetworkError(mapping: error))")
       }
-      #expect(ContinuousClock.now - started < .seconds(10), "the timeout, not the server (20 s), should end the request")
     }
   }
 }

@@ -92,7 +92,7 @@ struct Exercise3_RetryPolicyTests {
     }
     let finished = await eventually { done.value == 1 }
     #expect(finished, "after the last attempt failed the loop must throw at once, not sleep: it is still waiting")
-    if !finished { await clock.advance(by: .seconds(100)) }
+    await wakeSleepers(on: clock, of: task, until: done, .tasks)  // a loop that sleeps again still ends
     let error = await failure(of: task)
     #expect(error == .http(status: 503, body: Data()), "the last failure should reach the caller, got \(String(describing: error))")
     #expect(attempts.value == 3, "maxAttempts 3 means exactly 3 attempts, got \(attempts.value)")
@@ -112,10 +112,7 @@ struct Exercise3_RetryPolicyTests {
       }
     }
     // A wrong loop sleeps before retrying the POST: move time so the test ends and reports it.
-    for _ in 0..<3 {
-      guard await clock.waitForSleepers(1, giveUp: { posted.value == 1 }) else { break }
-      await clock.advance(by: .seconds(100))
-    }
+    await wakeSleepers(on: clock, of: post, until: posted, .tasks)
     let error = await failure(of: post)
     #expect(error == .http(status: 503, body: Data()), "the POST's failure should reach the caller")
     #expect(attempts.value == 1, "a POST without an idempotency key must be sent once, it was sent \(attempts.value) times")
@@ -132,6 +129,7 @@ struct Exercise3_RetryPolicyTests {
       }
     }
     if await clock.waitForSleepers(1, giveUp: { done.value == 1 }) { await clock.advance(by: .seconds(1)) }
+    await wakeSleepers(on: clock, of: task, until: done, .tasks)
     #expect((try? await task.value) == 2, "a POST with an idempotency key may be retried and succeed on attempt 2")
   }
 

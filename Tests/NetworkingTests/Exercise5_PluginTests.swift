@@ -133,6 +133,30 @@ struct Exercise5_PluginTests {
     #expect(abs(snapshot.successRate - 2.0 / 3.0) < 0.0001, "success rate is successes / finished attempts, got \(snapshot.successRate)")
   }
 
+  @Test("metrics count attempts from many threads at once without losing one")
+  func metricsCountConcurrentAttempts() {
+    // A stress test, kept as evidence: each event is one withLock, so there is no window to force.
+    let metrics = MetricsPlugin(clock: ManualClock())
+    let request = self.request
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for index in 0..<500 {
+        let context = RequestContext(id: thread * 1_000 + index, attempt: index % 2 + 1)
+        metrics.willSend(request, context: context)
+        let result: Result<HTTPResponse, NetworkError> = index % 4 == 0 ? .failure(.timeout) : .success(HTTPResponse(status: 200))
+        metrics.didReceive(result, for: request, context: context)
+      }
+    }
+    let snapshot = metrics.metrics
+    #expect(
+      snapshot.requests == 4_000 && snapshot.retries == 2_000,
+      "8 threads sent 500 attempts each, half of them retries: counted \(snapshot.requests) attempts and \(snapshot.retries) retries (an update split over two withLock calls loses counts)"
+    )
+    #expect(
+      snapshot.successes == 3_000 && snapshot.failures == 1_000 && snapshot.durations.count == 4_000,
+      "3,000 successes, 1,000 failures and 4,000 durations expected; got \(snapshot.successes), \(snapshot.failures) and \(snapshot.durations.count)"
+    )
+  }
+
   @Test("a response outside 200–299 counts as a failure, even when it arrives as a response")
   func aServerErrorResponseIsAFailure() {
     let metrics = MetricsPlugin(clock: ManualClock())

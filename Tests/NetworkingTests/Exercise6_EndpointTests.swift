@@ -85,7 +85,9 @@ struct Exercise6_EndpointTests {
     let slept = await clock.waitForSleepers(1) { done.value == 1 }
     #expect(slept, "a delayed stub should wait on the injected clock")
     #expect(done.value == 0, "the answer must not come before the delay")
-    await clock.advance(by: .seconds(2))
+    await clock.advance(by: .seconds(2))  // wakes the stub and lets it answer
+    #expect(done.value == 1, "after the 2 s delay the sample should have arrived")
+    await clock.run()  // a stub that waits longer is woken too, so the test ends and reports it
     let user = try await task.value
     #expect(user.name == "Ada", "after the delay the sample arrives")
     #expect(clock.sleepHistory == [.seconds(2)], "the stub waits exactly the configured delay")

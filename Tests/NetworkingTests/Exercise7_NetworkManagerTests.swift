@@ -74,6 +74,42 @@ struct Exercise7_NetworkManagerTests {
     #expect(metrics.metrics.requests == 3 && metrics.metrics.retries == 2, "plugins see every attempt: \(metrics.metrics)")
   }
 
+  @Test("a call that waits out its backoff does not hold up another call")
+  func aWaitingCallDoesNotHoldUpAnother() async throws {
+    let session = StubURLProtocol.session { request in
+      let status = request.url?.path.hasSuffix("/busy") == true ? 503 : 200
+      return (StubURLProtocol.response(for: request, status: status), Data(#"{"status":"ok"}"#.utf8))
+    }
+    defer { session.finishTasksAndInvalidate() }
+    let clock = ManualClock()
+    let sent = Recorder<String>()
+    let client = manager(session, clock: clock, taskCreated: { task in sent.append(task.originalRequest?.url?.path ?? "?") })
+    let busyDone = Counter()
+    let busy = Task {
+      defer { busyDone.increment() }
+      return try await client.send(Get<Health>(path: "/busy"))
+    }
+    let slept = await clock.waitForSleepers(1, .threads, giveUp: { busyDone.value == 1 })
+    #expect(slept, "a 503 should be retried after a wait on the injected clock")
+    guard slept else { return }
+    // The first call is held on the clock before its retry; a second call starts now.
+    let quick = Crowd(1) { _ in try await client.send(Get<Health>(path: "/health")) }
+    // Until its task exists, the second call runs on Swift tasks alone: if it waits for the first
+    // call, everything is parked without it, and the wait says so at once.
+    let started = await eventually { quick.allFinished || sent.values.contains { $0.hasSuffix("/health") } }
+    #expect(started, "while one call sleeps before its retry, another call must go ahead: the second call is stuck behind the first")
+    guard started else {
+      await wakeSleepers(on: clock, of: busy, until: busyDone)
+      quick.cancelAll()
+      return
+    }
+    await eventually(.threads) { quick.allFinished }
+    let health = try? await quick.tasks[0].value
+    #expect(health == Health(status: "ok"), "the second call should get its answer while the first one waits")
+    #expect(busyDone.value == 0 && clock.sleepers == 1, "the first call should still be waiting for its retry")
+    await wakeSleepers(on: clock, of: busy, until: busyDone)
+  }
+
   /// Records each point the manager calls, marks the request it prepares, and rewrites a
   /// successful body, so a test can see that both changes were used.
   struct RecordingPlugin: NetworkPlugin {

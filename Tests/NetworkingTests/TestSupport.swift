@@ -79,19 +79,21 @@ func failure<T>(of task: Task<T, any Error>) async -> NetworkError? {
   }
 }
 
-/// Wakes whatever `task` sleeps on `clock` until it has finished, for a client whose requests run
-/// on URLSession's threads or the practice server.
+/// Wakes whatever `task` sleeps on `clock` until it has finished.
 ///
-/// Each round waits for a sleeper (polling: the runtime cannot see those threads) or for the end
-/// of `task`, then moves time by `step`. A client that waits longer than it should is woken all
-/// the same, and the waits it asked for stay in `clock.sleepHistory` for the test to report. One
-/// that is still sleeping after `rounds` wake-ups sleeps more often than any right answer, and is
-/// cancelled, so the test ends at once instead of hanging.
+/// Each round waits for a sleeper or for the end of `task`, then moves time by `step`. With
+/// `.threads` (the default, for a client whose requests run on URLSession's threads or the
+/// practice server) the wait polls; with `.tasks` it also ends as soon as everything is parked
+/// without a sleeper. A client that waits longer than it should is woken all the same, and the
+/// waits it asked for stay in `clock.sleepHistory` for the test to report. One that is still
+/// sleeping after `rounds` wake-ups sleeps more often than any right answer, and is cancelled, so
+/// the test ends at once instead of hanging.
 func wakeSleepers<T>(
-  on clock: ManualClock, of task: Task<T, any Error>, until done: Counter, step: Duration = .seconds(3_600), rounds: Int = 10
+  on clock: ManualClock, of task: Task<T, any Error>, until done: Counter, step: Duration = .seconds(3_600), rounds: Int = 10,
+  _ progress: Progress = .threads
 ) async {
   for _ in 0..<rounds {
-    guard await clock.waitForSleepers(1, .threads, giveUp: { done.value > 0 }) else { return }
+    guard await clock.waitForSleepers(1, progress, giveUp: { done.value > 0 }) else { return }
     await clock.advance(by: step)
   }
   if done.value == 0 { task.cancel() }
