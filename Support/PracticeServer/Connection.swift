@@ -80,7 +80,7 @@ struct Connection {
         }
       }
     } catch {
-      return refuse(error, nil)
+      return refuse(error, summary: scanner.summary(of: input.unread))
     }
 
     guard table.move(id, to: .answering) else { return .close }
@@ -88,7 +88,7 @@ struct Connection {
     do throws(RequestError) {
       head = try RequestHead.parse(input.unread, found, limits: limits)
     } catch {
-      return refuse(error, nil)
+      return refuse(error, summary: scanner.summary(of: input.unread))
     }
     input.consume(found.end)
 
@@ -105,7 +105,7 @@ struct Connection {
       case .chunked: body = try input.chunkedBody(limits: limits, until: bodyDeadline)
       }
     } catch {
-      return refuse(error, head)
+      return refuse(error, summary: head.summary, method: head.method)
     }
 
     let request = HTTPRequest(method: head.method, path: head.path, query: head.query, headers: head.headers, body: body)
@@ -117,9 +117,9 @@ struct Connection {
 
   /// Answers a refused request with its status and closes: after a framing error nobody knows
   /// where the next request would start (RFC 9112 §9.6).
-  private func refuse(_ error: RequestError, _ head: RequestHead?) -> Next {
-    listener.rejected(error, head?.summary)
-    ResponseWriter.write(HTTPReply.error(error.status, error.message), to: fd, method: head?.method ?? "GET", keepAlive: false) { _ in true }
+  private func refuse(_ error: RequestError, summary: String?, method: String = "GET") -> Next {
+    listener.rejected(error, summary)
+    ResponseWriter.write(HTTPReply.error(error.status, error.message), to: fd, method: method, keepAlive: false) { _ in true }
     return .closeAfterResponse
   }
 }

@@ -32,6 +32,15 @@ struct HeadScanner {
   /// connection that times out before that is closed quietly; after it, it gets a 408.
   var hasStarted: Bool { position > headStart }
 
+  /// The method and target of the request line once it is in, shortened, for the learner's
+  /// console: a refusal reads better next to the request it refused.
+  func summary(of bytes: ArraySlice<UInt8>) -> String? {
+    guard let requestLine else { return nil }
+    let line = bytes[(bytes.startIndex + requestLine.lowerBound)..<(bytes.startIndex + requestLine.upperBound)]
+    let text = String(decoding: Array(line.split(separator: ASCII.space).prefix(2).joined(separator: [ASCII.space])), as: UTF8.self)
+    return text.count > 100 ? text.prefix(100) + "…" : text
+  }
+
   /// Looks at the bytes not seen yet; `bytes` must start where it started on the first call.
   /// Returns the head once its blank line is in, nil while more is needed.
   mutating func scan(_ bytes: ArraySlice<UInt8>) throws(RequestError) -> Head? {
