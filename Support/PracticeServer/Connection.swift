@@ -12,7 +12,7 @@ struct Connection {
   let fd: Int32
   let listener: Listener
   private var input: ConnectionInput
-  private var answeredBefore = false
+  private var isFirstRequest = true
 
   init(id: Int, fd: Int32, listener: Listener) {
     self.id = id
@@ -32,10 +32,7 @@ struct Connection {
   mutating func run() {
     let table = listener.table
     table.threadStarted()
-    defer {
-      table.leave(id)
-      table.threadEnded()
-    }
+    defer { table.leave(id) }
     while true {
       switch serveOne() {
       case .nextRequest: continue
@@ -52,8 +49,8 @@ struct Connection {
     let table = listener.table
     // A new connection is about to send its first request, so it is never idle: closing it to
     // make room would drop a request the client had every reason to think was being read.
-    var reading = !input.isEmpty || !answeredBefore
-    answeredBefore = true
+    var reading = !input.isEmpty || isFirstRequest
+    isFirstRequest = false
     guard table.move(id, to: reading ? .reading : .waiting) else { return .close }
 
     let headDeadline = ContinuousClock.now.advanced(by: limits.headerTimeout)

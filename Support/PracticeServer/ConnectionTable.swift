@@ -97,10 +97,13 @@ final class ConnectionTable: @unchecked Sendable {
     return true
   }
 
-  /// Removes the connection and closes its socket.
+  /// Removes the connection and closes its socket: the last thing its thread does, so the thread
+  /// stops being counted here too, in the same step that frees its slot. Counted this way,
+  /// connection threads never outnumber the slots, even for the moment a thread takes to return.
   func leave(_ id: Int) {
     condition.lock()
     defer { condition.unlock() }
+    counters.connectionThreads -= 1
     guard let entry = entries.removeValue(forKey: id) else { return }
     close(entry.fd)
     counters.openConnections = entries.count
@@ -122,8 +125,6 @@ final class ConnectionTable: @unchecked Sendable {
       $0.peakConnectionThreads = max($0.peakConnectionThreads, $0.connectionThreads)
     }
   }
-
-  func threadEnded() { update { $0.connectionThreads -= 1 } }
 
   /// Counts a request refused before any route saw it.
   func countRejected() { update { $0.rejectedRequests += 1 } }

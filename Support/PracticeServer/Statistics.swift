@@ -8,7 +8,8 @@ extension PracticeServer {
     public var idleConnections = 0
     /// The most connections served at once.
     public var peakOpenConnections = 0
-    /// Threads serving connections now (one per connection; the accepting thread is not counted).
+    /// Threads serving connections now: one per connection, counted from when it starts until it
+    /// hands its connection's slot back, its last act (the accepting thread is not counted).
     public var connectionThreads = 0
     /// The most connection threads running at once.
     public var peakConnectionThreads = 0

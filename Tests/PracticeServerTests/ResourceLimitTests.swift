@@ -177,8 +177,8 @@ struct ResourceLimitTests {
       let slow = try await onThread { try load.slowConnections(300) }
       #expect(slow[503, default: 0] + slow[408, default: 0] == 300, "every slow connection gets 503 or 408, got \(slow)")
       #expect(
-        (1...32).contains(slow[408, default: 0]),
-        "the slots (32) go to slow connections that then get 408 at their deadline; the rest get 503 at once; got \(slow)")
+        slow[408, default: 0] >= 1 && slow[503, default: 0] >= 1,
+        "slow connections fill the 32 slots and get 408 at their deadline; the rest get 503 at once; got \(slow)")
       let freed = await eventually(.threads) { server.statistics.openConnections == 0 }
       #expect(freed, "the slow connections' slots are freed once they are answered and gone")
 
