@@ -15,13 +15,17 @@ import Foundation
 import Synchronization
 
 /// What the manager needs from a scheduler. `DownloadScheduler` is one; a test can pass another.
+///
+/// Every call may suspend (`DownloadScheduler` answers at once, but a scheduler the test drives
+/// holds a call to force an interleaving): while the manager waits for an answer, its own state
+/// may change, as it may across any `await` on another actor.
 public protocol TransferScheduling: Actor {
   /// Queues `work` at `priority` and starts it when a slot is free.
-  func submit(priority: DownloadPriority, _ work: @escaping @Sendable () async -> Void) -> JobID
+  func submit(priority: DownloadPriority, _ work: @escaping @Sendable () async -> Void) async -> JobID
   /// Takes a queued job out of the queue, or cancels a running one.
-  func cancel(_ id: JobID)
+  func cancel(_ id: JobID) async
   /// Changes a queued job's priority; false when it is no longer queued.
-  func changePriority(of id: JobID, to priority: DownloadPriority) -> Bool
+  func changePriority(of id: JobID, to priority: DownloadPriority) async -> Bool
 }
 
 extension DownloadScheduler: TransferScheduling {}

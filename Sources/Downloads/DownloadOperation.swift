@@ -5,7 +5,9 @@
 // asynchronous, so the operation must tell the queue itself when it starts and when it is really
 // finished, through the `isExecuting` and `isFinished` key paths. Override `start`, `cancel`,
 // `isAsynchronous`, `isExecuting` and `isFinished`; set `queuePriority` from the priority given
-// to `init`; and make `DownloadQueue.make` limit the queue.
+// to `init`; and make `DownloadQueue.make` limit the queue. In `start`, call the given
+// `beforeStoringTask(self)` after making the transfer's task and before storing it, outside the
+// lock: it does nothing in an app, and a test cancels the operation there.
 import Foundation
 import Workbook
 
@@ -38,12 +40,25 @@ public final class DownloadOperation: Operation, @unchecked Sendable {
   public typealias Transfer = @Sendable () async throws -> Void
 
   private let transfer: Transfer
+  /// (Given: a seam for the tests.) `start()` calls it between making the transfer's task and
+  /// storing it: the window in which a `cancel()` from another thread finds no task to cancel.
+  /// It does nothing in an app; a test cancels the operation from here.
+  let beforeStoringTask: @Sendable (DownloadOperation) -> Void
   // Guards the fields below; send KVO notifications outside the lock.
   private let lock = NSLock()
   private var outcome: Result<Void, any Error>?
 
-  public init(priority: DownloadPriority = .normal, transfer: @escaping Transfer) {
+  public convenience init(priority: DownloadPriority = .normal, transfer: @escaping Transfer) {
+    self.init(priority: priority, beforeStoringTask: { _ in }, transfer: transfer)
+  }
+
+  /// (Given.) An operation whose `start()` calls `beforeStoringTask`, for the tests.
+  init(
+    priority: DownloadPriority, beforeStoringTask: @escaping @Sendable (DownloadOperation) -> Void,
+    transfer: @escaping Transfer
+  ) {
     self.transfer = transfer
+    self.beforeStoringTask = beforeStoringTask
     super.init()
   }
 

@@ -20,11 +20,29 @@ public final class URLSessionTransport: Transport {
   /// Bytes received but not yet pulled, above which the task is suspended.
   public let bufferLimit: Int
   private let router: TaskRouter
+  private let seams: Seams
 
-  public init(configuration: URLSessionConfiguration = .default, bufferLimit: Int = 1 << 20) {
+  /// Where a test stops a transfer to force an interleaving. Both do nothing in an app.
+  struct Seams: Sendable {
+    /// Awaited after the request is made and before its data task exists: a cancellation that
+    /// arrives here has no task to cancel yet.
+    var beforeTask: @Sendable () async -> Void = {}
+    /// Awaited before each pull of the body, like `ScriptedTransport`'s hook: the URL, the offset
+    /// in the file of the bytes pulled next, and the pull's index in this transfer. A test holds
+    /// a transfer part way here (on a `ManualClock`) to pause it or to let callers join it.
+    var beforeChunk: ScriptedTransport.ChunkHook?
+  }
+
+  public convenience init(configuration: URLSessionConfiguration = .default, bufferLimit: Int = 1 << 20) {
+    self.init(configuration: configuration, bufferLimit: bufferLimit, seams: Seams())
+  }
+
+  /// A transport with test seams.
+  init(configuration: URLSessionConfiguration, bufferLimit: Int = 1 << 20, seams: Seams) {
     self.bufferLimit = max(1, bufferLimit)
     let router = TaskRouter()
     self.router = router
+    self.seams = seams
     self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
   }
 
@@ -84,6 +102,10 @@ public final class URLSessionTransport: Transport {
         urlRequest.setValue(value, forHTTPHeaderField: name)
       }
     }
+    await seams.beforeTask()
+    // The cancellation handler below can only cancel a task that exists: a cancellation that came
+    // before (since the downloader last checked) is seen here, and the request is never sent.
+    try Task.checkCancellation()
     let task = session.dataTask(with: urlRequest)
     stream.attach(task)
     router.register(stream, for: task)
@@ -93,14 +115,39 @@ public final class URLSessionTransport: Transport {
     } onCancel: {
       stream.cancel()
     }
+    let url = request.url
+    let beforeChunk = seams.beforeChunk
+    let pulled = PullCount(offset: response.rangeStart ?? 0)
     let body = TransferBody {
-      try await withTaskCancellationHandler {
+      if let beforeChunk {
+        let (offset, index) = pulled.position
+        try await beforeChunk(url, offset, index)
+      }
+      let chunk = try await withTaskCancellationHandler {
         try await stream.next()
       } onCancel: {
         stream.cancel()
       }
+      pulled.add(chunk?.count ?? 0)
+      return chunk
     }
     return (response, body)
+  }
+}
+
+/// Where a body is: the offset in the file of its next bytes and how many pulls it has served.
+private final class PullCount: Sendable {
+  private let state: Mutex<(offset: Int64, index: Int)>
+
+  init(offset: Int64) { state = Mutex((offset, 0)) }
+
+  var position: (offset: Int64, index: Int) { state.withLock { $0 } }
+
+  func add(_ bytes: Int) {
+    state.withLock {
+      $0.offset += Int64(bytes)
+      $0.index += 1
+    }
   }
 }
 

@@ -106,26 +106,41 @@ struct Exercise3_DownloadSchedulerTests {
     let running = Concurrency()
     let gate = Gate()
     let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock)
+    // The slow job ignores its cancellation until the gate opens, as a transfer stuck in a
+    // system call would.
     let slow = await scheduler.submit {
       running.enter("slow")
       await gate.pass()
       running.leave()
     }
-    try #require(await eventually { gate.waiting == 1 }, "the slow job should start at once")
-    await scheduler.submit(job("next", clock: clock, running: running))
+    try #require(await gate.arrivals(1), "the slow job should start at once")
+    let next = await scheduler.submit(job("next", clock: clock, running: running))
+    let last = await scheduler.submit(job("last", clock: clock, running: running))
     await scheduler.cancel(slow)
+    // Read in the actor's next turn: cancel() itself must have handed the slot on.
+    let nextState = await scheduler.state(of: next)
+    #expect(
+      nextState == .running,
+      "cancel() must free the running job's slot and start the next job in the same turn, not when the cancelled work returns; the next job is \(String(describing: nextState))"
+    )
     let started = await eventually { running.started.contains("next") }
     #expect(started, "the cancelled job's slot must go to the next job at once, not when its work returns")
     let slowState = await scheduler.state(of: slow)
     #expect(slowState == nil, "a cancelled job is forgotten; got \(String(describing: slowState))")
+    // The cancelled work returns late: its slot was given away already, so it frees nothing.
     gate.open()
-    await clock.advance(by: .seconds(1))
+    await settle()
+    let count = await scheduler.runningCount
+    let lastState = await scheduler.state(of: last)
+    #expect(
+      count == 1 && lastState == .queued,
+      "the late return of the cancelled job must not free a second slot: one job runs (\(count) do) and the last one still waits (it is \(String(describing: lastState)))"
+    )
+    await clock.run()
     let drained = await eventually { await scheduler.runningCount == 0 }
     let held = await scheduler.runningCount
     #expect(drained, "every job has finished or been cancelled, so no slot should be held; runningCount is \(held)")
-    #expect(
-      await scheduler.runningCount == 0,
-      "the slow job returning after its cancel must not free a second slot or disturb the count")
+    #expect(running.started == ["slow", "next", "last"], "after the slow job, the two others run in turn; started \(running.started)")
   }
 
   @Test("a queued job's priority can change")

@@ -5,6 +5,10 @@ import WorkbookTesting
 
 @testable import Downloads
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 @Suite("Exercise 4 — Stream to disk, chunk by chunk", .timeLimit(.minutes(1)))
 struct Exercise4_StreamToDiskTests {
   @Test("a download streams the whole file to disk, byte for byte")
@@ -150,5 +154,40 @@ struct Exercise4_StreamToDiskTests {
         try await Downloader(transport: transport).download(fileURL("missing", size: 1), to: directory.file("missing"))
       }
     }
+  }
+
+  @Test("a download cancelled before its request is sent never sends it (the given URLSessionTransport)")
+  func cancelledBeforeTheRequestIsSent() async throws {
+    // The downloader checks for cancellation just before it asks the transport, and the
+    // transport's cancellation handler can only cancel a data task that exists: a cancel in
+    // between must be seen when the task is about to be made. The transport is given; this
+    // checks the promise your cancellation relies on.
+    let requests = Recorder<URLRequest>()
+    let configuration = URLSessionConfiguration.ephemeral
+    _ = StubURLProtocol.session(configuration: configuration) { request in
+      requests.append(request)
+      return (StubURLProtocol.response(for: request), Data(count: 10))
+    }
+    let making = Gate()
+    let transport = URLSessionTransport(configuration: configuration, seams: .init(beforeTask: { await making.pass() }))
+    let ended = Counter()
+    let start = Task {
+      defer { ended.increment() }
+      return try await transport.start(TransferRequest(url: fileURL("never.bin", size: 10)))
+    }
+    try #require(
+      await making.arrivals(1, giveUp: { ended.value > 0 }), "the transport should stop where it is about to make its task")
+    start.cancel()
+    making.open()
+    let result = await start.result
+    guard case .failure(let error) = result else {
+      Issue.record("the caller was cancelled before the request existed: start must throw CancellationError, not return a response")
+      return
+    }
+    #expect(
+      error is CancellationError,
+      "a cancellation that came before the data task existed must stop start with CancellationError before the request is sent, got \(error)"
+    )
+    #expect(requests.count == 0, "the request of a cancelled download must never be sent; the server saw \(requests.count)")
   }
 }

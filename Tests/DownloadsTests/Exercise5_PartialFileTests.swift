@@ -6,36 +6,22 @@ import WorkbookTesting
 
 @Suite("Exercise 5 — Atomic completion", .timeLimit(.minutes(1)))
 struct Exercise5_PartialFileTests {
-  /// A transport whose transfers hold at chunk 2 until the clock moves 1 s.
-  func heldTransport(_ clock: ManualClock, chunk: Int = 4096) -> ScriptedTransport {
-    ScriptedTransport(chunkSize: chunk) { _, _, index in
-      if index == 2 { try await clock.sleep(for: .seconds(1)) }
-    }
-  }
-
-  /// Waits until the held transfer is at chunk 2; rethrows the download's error if it ended.
-  func waitUntilHeld(_ clock: ManualClock, _ handle: DownloadHandle) async throws {
-    let held = await eventually { clock.sleepers == 1 }
-    if !held { _ = try await handle.result() }
-    try #require(held, "the transfer should be running, held at its third chunk")
-  }
-
   @Test("the destination appears only when the file is whole, and nothing else is left")
   func destinationAppearsOnlyWhenWhole() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
+      let hold = Hold(at: .chunk(2))
       let size: Int64 = 40_000
       let url = fileURL("photo.jpg", size: size)
-      let transport = heldTransport(clock)
+      let transport = hold.transport(chunkSize: 4096)
       transport.serve(url, .init(size: size))
       let destination = directory.file("photo.jpg")
       let handle = Downloader(transport: transport).start(url, to: destination)
-      try await waitUntilHeld(clock, handle)
+      try await hold.waitUntilHeld(handle)
       #expect(
         !FileManager.default.fileExists(atPath: destination.path),
         "half way through, the destination must not exist: write to a temporary file and rename it when complete")
       #expect(directory.contents().count == 1, "one temporary file should hold the partial bytes: \(directory.contents())")
-      await clock.advance(by: .seconds(1))
+      await hold.release()
       let result = try await handle.result()
       #expect(result == destination, "the download returns its destination")
       #expect(try Data(contentsOf: destination) == ScriptedTransport.content(size: size), "the whole file, byte for byte")
@@ -50,7 +36,8 @@ struct Exercise5_PartialFileTests {
       let transport = ScriptedTransport(chunkSize: 4096)
       transport.serve(url, .init(size: 9_000))
       let result = try await Downloader(transport: transport).download(url, to: directory.file("keep.bin"))
-      for _ in 0..<100 { await Task.yield() }
+      // Whatever cleanup the download left behind has run by now.
+      await settle()
       #expect(
         FileManager.default.fileExists(atPath: result.path),
         "the URL a download returns must still exist afterwards: return the destination, not a temporary file that is cleaned up")
@@ -61,18 +48,18 @@ struct Exercise5_PartialFileTests {
   @Test("replace: the old file stays readable until the new one is complete, then it is replaced")
   func replaceKeepsTheOldFileUntilTheEnd() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
+      let hold = Hold(at: .chunk(2))
       let url = fileURL("report.pdf", size: 30_000)
-      let transport = heldTransport(clock)
+      let transport = hold.transport(chunkSize: 4096)
       transport.serve(url, .init(size: 30_000))
       let destination = directory.file("report.pdf")
       try Data("old version".utf8).write(to: destination)
       let handle = Downloader(transport: transport, existingFile: .replace).start(url, to: destination)
-      try await waitUntilHeld(clock, handle)
+      try await hold.waitUntilHeld(handle)
       #expect(
         try Data(contentsOf: destination) == Data("old version".utf8),
         "while the new file downloads, the old one must stay intact at the destination")
-      await clock.advance(by: .seconds(1))
+      await hold.release()
       _ = try await handle.result()
       #expect(try Data(contentsOf: destination) == ScriptedTransport.content(size: 30_000), "then the new file replaces it")
       #expect(directory.contents() == ["report.pdf"], "no temporary file is left: \(directory.contents())")
@@ -98,12 +85,12 @@ struct Exercise5_PartialFileTests {
   @Test("cancellation removes the temporary file")
   func cancellationCleansUp() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
+      let hold = Hold(at: .chunk(2))
       let url = fileURL("movie.mp4", size: 50_000)
-      let transport = heldTransport(clock)
+      let transport = hold.transport(chunkSize: 4096)
       transport.serve(url, .init(size: 50_000))
       let handle = Downloader(transport: transport).start(url, to: directory.file("movie.mp4"))
-      try await waitUntilHeld(clock, handle)
+      try await hold.waitUntilHeld(handle)
       handle.cancel()
       await #expect(throws: CancellationError.self, "a cancelled download throws CancellationError") {
         try await handle.result()

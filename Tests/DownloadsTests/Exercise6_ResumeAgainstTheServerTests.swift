@@ -12,12 +12,11 @@
 
   /// Pause and resume over real HTTP: the downloader, `URLSessionTransport` and the practice
   /// server's `/files/{name}?size=N`, which honours `Range` and `If-Range` like a real server.
+  /// The transport's chunk seam holds a transfer part way (`Hold`), so a pause lands mid-file
+  /// however fast the server and the machine are.
   @Suite("Exercise 6 — Pause and resume (practice server)", .timeLimit(.minutes(1)))
   struct Exercise6_ResumeAgainstTheServerTests {
     static let size: Int64 = 300_000
-    /// The server sends 4 KiB every 20 ms (about 1.5 s per file), so a pause
-    /// requested after the first bytes lands while most of the file is still on the wire.
-    static let throttle = "rate=4096&delay_ms=20"
 
     /// `http://127.0.0.1:<port>/files/<name>?size=<size>&<query>`.
     func fileURL(_ server: PracticeServer, _ name: String, query: String = "") throws -> URL {
@@ -25,8 +24,13 @@
       return try #require(URL(string: "\(server.baseURL.absoluteString)/files/\(name)?size=\(Self.size)\(extra)"))
     }
 
-    func downloader() -> Downloader {
-      Downloader(transport: URLSessionTransport(configuration: .ephemeral))
+    /// Holds the first transfer before its second chunk, so a few bytes are on disk and the rest
+    /// is not, however fast the server sends it; a resume runs through.
+    static func hold() -> Hold { Hold(at: .chunk(1), once: true) }
+
+    /// A downloader over the given `URLSessionTransport`, whose transfers stop at `hold` if any.
+    func downloader(_ hold: Hold? = nil) -> Downloader {
+      Downloader(transport: hold?.urlSessionTransport() ?? URLSessionTransport(configuration: .ephemeral))
     }
 
     /// The served requests for `/files/<name>`, in order.
@@ -34,21 +38,16 @@
       server.requestLog.filter { $0.path == "/files/\(name)" }
     }
 
-    /// Starts a download, waits for its first bytes on disk, pauses it and returns the resume data.
-    func pausedDownload(_ downloader: Downloader, _ url: URL, to destination: URL) async throws -> ResumeData {
-      let handle = downloader.start(url, to: destination)
-      var sawBytes = false
-      for try await event in handle.events {
-        if case .progress(let bytes, _) = event, bytes > 0 {
-          sawBytes = true
-          break
-        }
-      }
-      try #require(sawBytes, "the download should report its first bytes on disk before it can be paused")
-      let data = try await handle.pause()
+    /// Starts a download, waits until it is held with its first bytes on disk, pauses it and
+    /// returns the resume data.
+    func pausedDownload(_ hold: Hold, _ downloader: Downloader, _ url: URL, to destination: URL) async throws
+      -> ResumeData
+    {
+      // The transfer runs on URLSession's threads, which settle() cannot see.
+      let data = try await hold.pausedDownload(downloader, url, to: destination, .threads)
       try #require(
         data.bytesOnDisk > 0 && data.bytesOnDisk < Self.size,
-        "the pause should land part-way through the throttled file; \(data.bytesOnDisk) of \(Self.size) bytes were on disk")
+        "the pause should land part-way through the file; \(data.bytesOnDisk) of \(Self.size) bytes were on disk")
       return data
     }
 
@@ -79,9 +78,10 @@
       let server = try PracticeServer.started()
       defer { server.stop() }
       try await withTemporaryDirectory("downloads") { directory in
-        let url = try fileURL(server, "b.bin", query: Self.throttle)
-        let downloader = downloader()
-        let data = try await pausedDownload(downloader, url, to: directory.file("b.bin"))
+        let url = try fileURL(server, "b.bin")
+        let hold = Self.hold()
+        let downloader = downloader(hold)
+        let data = try await pausedDownload(hold, downloader, url, to: directory.file("b.bin"))
         let etag = "\"b.bin-\(Self.size)\""
         #expect(data.validator == etag, "the pause should keep the server's ETag to send back as If-Range; got \(String(describing: data.validator))")
         #expect(data.acceptsRanges, "the server said Accept-Ranges: bytes, and the pause should remember it")
@@ -109,11 +109,12 @@
       let server = try PracticeServer.started()
       defer { server.stop() }
       try await withTemporaryDirectory("downloads") { directory in
-        let url = try fileURL(server, "c.bin", query: Self.throttle)
-        let downloader = downloader()
-        var data = try await pausedDownload(downloader, url, to: directory.file("c.bin"))
+        let url = try fileURL(server, "c.bin")
+        let hold = Self.hold()
+        let downloader = downloader(hold)
+        var data = try await pausedDownload(hold, downloader, url, to: directory.file("c.bin"))
         // The same file, but the server now gives it another ETag: a new version on the server.
-        data.url = try fileURL(server, "c.bin", query: "etag=other&\(Self.throttle)")
+        data.url = try fileURL(server, "c.bin", query: "etag=other")
 
         let result = try await downloader.resume(data).result()
         let resume = served(server, "c.bin").last
@@ -135,9 +136,10 @@
       let server = try PracticeServer.started()
       defer { server.stop() }
       try await withTemporaryDirectory("downloads") { directory in
-        let url = try fileURL(server, "d.bin", query: "ranges=0&\(Self.throttle)")
-        let downloader = downloader()
-        let data = try await pausedDownload(downloader, url, to: directory.file("d.bin"))
+        let url = try fileURL(server, "d.bin", query: "ranges=0")
+        let hold = Self.hold()
+        let downloader = downloader(hold)
+        let data = try await pausedDownload(hold, downloader, url, to: directory.file("d.bin"))
         #expect(!data.acceptsRanges, "the server sent no Accept-Ranges, and the pause should remember that")
 
         let result = try await downloader.resume(data).result()

@@ -11,38 +11,19 @@ struct Exercise6_ResumeTests {
   /// Where the first transfer is held, so the test can pause it: after 6 chunks.
   static let pausePoint = Int64(chunk * 6)
 
-  /// A transport that holds the first transfer that reaches `pausePoint`, until the clock moves
-  /// or the transfer is cancelled.
-  func transport(_ clock: ManualClock) -> ScriptedTransport {
-    let held = Counter()
-    return ScriptedTransport(chunkSize: Self.chunk) { _, offset, _ in
-      if offset == Self.pausePoint && held.increment() == 1 {
-        try await clock.sleep(for: .seconds(1))
-      }
-    }
-  }
-
-  /// Starts a download, waits until it is held at `pausePoint`, pauses it and returns the data.
-  func pausedDownload(
-    _ downloader: Downloader, _ url: URL, to destination: URL, clock: ManualClock
-  ) async throws -> ResumeData {
-    let handle = downloader.start(url, to: destination)
-    let held = await eventually { clock.sleepers == 1 }
-    if !held { _ = try await handle.result() }
-    try #require(held, "the first transfer should be held part way")
-    return try await handle.pause()
-  }
+  /// Holds the first transfer at `pausePoint` (a resume runs through), for the test to pause it.
+  static func hold() -> Hold { Hold(at: .offset(pausePoint), once: true) }
 
   @Test("resume asks for the rest with Range and If-Range, and no byte is lost or duplicated")
   func resumeContinuesWhereItStopped() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
+      let hold = Self.hold()
       let url = fileURL("album.zip", size: Self.size)
-      let transport = transport(clock)
+      let transport = hold.transport(chunkSize: Self.chunk)
       transport.serve(url, .init(size: Self.size, etag: "\"album-1\""))
       let downloader = Downloader(transport: transport)
       let destination = directory.file("album.zip")
-      let data = try await pausedDownload(downloader, url, to: destination, clock: clock)
+      let data = try await hold.pausedDownload(downloader, url, to: destination)
       #expect(data.bytesOnDisk == Self.pausePoint, "6 chunks were written before the pause")
       #expect(data.partial.size == Self.pausePoint, "the paused download keeps its partial file")
       #expect(data.validator == "\"album-1\"" && data.acceptsRanges, "the pause remembers what the server offered")
@@ -63,12 +44,12 @@ struct Exercise6_ResumeTests {
   @Test("progress after a resume starts at the bytes already on disk")
   func progressContinues() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
+      let hold = Self.hold()
       let url = fileURL("progress.zip", size: Self.size)
-      let transport = transport(clock)
+      let transport = hold.transport(chunkSize: Self.chunk)
       transport.serve(url, .init(size: Self.size, etag: "\"p\""))
       let downloader = Downloader(transport: transport)
-      let data = try await pausedDownload(downloader, url, to: directory.file("progress.zip"), clock: clock)
+      let data = try await hold.pausedDownload(downloader, url, to: directory.file("progress.zip"))
       let (events, error) = await collect(downloader.resume(data))
       if let error { throw error }
       let counts = progressCounts(events)
@@ -80,12 +61,12 @@ struct Exercise6_ResumeTests {
   @Test("a changed file comes back whole (200): the download restarts from zero")
   func changedFileRestarts() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
+      let hold = Self.hold()
       let url = fileURL("changing.bin", size: Self.size)
-      let transport = transport(clock)
+      let transport = hold.transport(chunkSize: Self.chunk)
       transport.serve(url, .init(size: Self.size, etag: "\"v1\""))
       let downloader = Downloader(transport: transport)
-      let data = try await pausedDownload(downloader, url, to: directory.file("changing.bin"), clock: clock)
+      let data = try await hold.pausedDownload(downloader, url, to: directory.file("changing.bin"))
       transport.changeETag(of: url, to: "\"v2\"")
       let result = try await downloader.resume(data).result()
       #expect(transport.requests.last?.ifRange == "\"v1\"", "the resume must send the old validator as If-Range")
@@ -102,12 +83,12 @@ struct Exercise6_ResumeTests {
       ("noetag", ScriptedTransport.File(size: Self.size, etag: nil, acceptsRanges: true)),
     ] {
       try await withTemporaryDirectory("downloads") { directory in
-        let clock = ManualClock()
+        let hold = Self.hold()
         let url = fileURL(name, size: Self.size)
-        let transport = transport(clock)
+        let transport = hold.transport(chunkSize: Self.chunk)
         transport.serve(url, file)
         let downloader = Downloader(transport: transport)
-        let data = try await pausedDownload(downloader, url, to: directory.file(name), clock: clock)
+        let data = try await hold.pausedDownload(downloader, url, to: directory.file(name))
         let result = try await downloader.resume(data).result()
         #expect(
           transport.requests.last?.rangeStart == nil,
@@ -120,11 +101,11 @@ struct Exercise6_ResumeTests {
   @Test("resume data survives an app kill: encoded, decoded, and resumed by a new downloader")
   func resumeAfterRelaunch() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
+      let hold = Self.hold()
       let url = fileURL("podcast.mp3", size: Self.size)
-      let first = transport(clock)
+      let first = hold.transport(chunkSize: Self.chunk)
       first.serve(url, .init(size: Self.size, etag: "\"ep1\""))
-      let data = try await pausedDownload(Downloader(transport: first), url, to: directory.file("podcast.mp3"), clock: clock)
+      let data = try await hold.pausedDownload(Downloader(transport: first), url, to: directory.file("podcast.mp3"))
       let saved = try JSONEncoder().encode(data)
 
       let relaunched = ScriptedTransport(chunkSize: Self.chunk)
@@ -141,12 +122,12 @@ struct Exercise6_ResumeTests {
   @Test("a partial file shorter than recorded (lost in a crash) resumes from what is really on disk")
   func shorterPartialFile() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
+      let hold = Self.hold()
       let url = fileURL("crash.bin", size: Self.size)
-      let transport = transport(clock)
+      let transport = hold.transport(chunkSize: Self.chunk)
       transport.serve(url, .init(size: Self.size, etag: "\"c\""))
       let downloader = Downloader(transport: transport)
-      let data = try await pausedDownload(downloader, url, to: directory.file("crash.bin"), clock: clock)
+      let data = try await hold.pausedDownload(downloader, url, to: directory.file("crash.bin"))
       let handle = try FileHandle(forWritingTo: data.partial.url)
       try handle.truncate(atOffset: UInt64(Self.chunk * 2))
       try handle.close()

@@ -8,37 +8,40 @@ import WorkbookTesting
 struct Exercise8_PriorityJoinTests {
   static let size: Int64 = 20_000
 
-  /// A transport serving `names`, whose transfers hold at their second chunk until `clock` moves
-  /// (or never hold, without a clock).
-  static func transport(_ names: [String], holdOn clock: ManualClock? = nil) -> ScriptedTransport {
-    let transport = ScriptedTransport(chunkSize: 4096) { _, _, index in
-      if index == 1, let clock { try await clock.sleep(for: .seconds(1)) }
-    }
+  /// A transport serving `names`, whose transfers stop at `hold` (or never, without one).
+  static func transport(_ names: [String], holdingAt hold: Hold? = nil) -> ScriptedTransport {
+    let transport = hold?.transport(chunkSize: 4096) ?? ScriptedTransport(chunkSize: 4096)
     for name in names { transport.serve(fileURL(name, size: size), .init(size: size)) }
     return transport
   }
 
   static func url(_ name: String) -> URL { fileURL(name, size: size) }
 
-  /// A manager over a transport serving `name`, with a scheduler the test drives.
-  static func recorded(_ name: String, in directory: TemporaryDirectory)
+  /// A manager over a transport serving `name`, with `scheduler`, a scheduler the test drives.
+  static func recorded(_ name: String, in directory: TemporaryDirectory, scheduler: RecordingScheduler = .init())
     -> (ScriptedTransport, RecordingScheduler, DownloadManager)
   {
     let transport = transport([name])
-    let scheduler = RecordingScheduler()
-    return (transport, scheduler, DownloadManager(downloader: Downloader(transport: transport), directory: directory.url, scheduler: scheduler))
+    return (
+      transport, scheduler,
+      DownloadManager(downloader: Downloader(transport: transport), directory: directory.url, scheduler: scheduler)
+    )
   }
 
-  /// The one job the manager submitted, once it has.
-  static func submittedJob(_ scheduler: RecordingScheduler) async throws -> RecordingScheduler.Submission {
-    let submitted = await eventually { await scheduler.submissions.count == 1 }
+  /// The one job the manager submitted for `callers`, once it has; rethrows a caller's error
+  /// if one returned first (such as "not implemented").
+  static func submittedJob(_ scheduler: RecordingScheduler, for callers: Callers) async throws
+    -> RecordingScheduler.Submission
+  {
+    let submitted = await eventually(giveUp: { callers.ended.value > 0 }) { await scheduler.submissions.count == 1 }
+    if !submitted { try await callers.rethrowEarlyFailure() }
     try #require(submitted, "a download with a scheduler should be submitted to it as one job")
     return try #require(await scheduler.submissions.first)
   }
 
-  /// Whether `count` transfers come to wait in `scheduler`'s queue within two seconds.
+  /// Whether `count` transfers wait in `scheduler`'s queue once everything has run as far as it can.
   static func queued(_ count: Int, in scheduler: DownloadScheduler<ManualClock>) async -> Bool {
-    await eventually(within: .seconds(2)) { await scheduler.queuedCount == count }
+    await eventually { await scheduler.queuedCount == count }
   }
 
   /// The files the transport was asked for, in the order the transfers started.
@@ -49,44 +52,60 @@ struct Exercise8_PriorityJoinTests {
   /// Callers of `manager.download`, counted when they end.
   final class Callers: Sendable {
     let ended = Counter()
+    private let tasks = Recorder<Task<URL, any Error>>()
+
+    init() { Quiescence.install() }
 
     func start(_ manager: DownloadManager, _ name: String, priority: DownloadPriority = .normal) -> Task<URL, any Error> {
-      Task {
+      let task = Task {
         defer { ended.increment() }
         return try await manager.download(Exercise8_PriorityJoinTests.url(name), priority: priority)
       }
+      tasks.append(task)
+      return task
     }
 
-    /// Moves the clock until `count` callers have ended: each move lets the held transfers go
-    /// on. Gives up (and says so) after 20 moves, so a transfer that never starts fails the test
-    /// instead of hanging it.
-    func finish(_ count: Int, clock: ManualClock) async -> Bool {
-      for _ in 0..<20 {
-        if ended.value >= count { return true }
-        _ = await eventually(within: .seconds(2)) { clock.sleepers > 0 || ended.value >= count }
-        await clock.advance(by: .seconds(1))
-      }
-      return ended.value >= count
+    /// Rethrows the error of a caller that has already returned (such as "not implemented").
+    func rethrowEarlyFailure() async throws {
+      guard ended.value > 0 else { return }
+      for task in tasks.values { _ = try await task.value }
+    }
+
+    /// Whether every caller has returned once everything has run as far as it can. Callers
+    /// still waiting then never return: they are cancelled, so the test can end.
+    func allEnded() async -> Bool {
+      let all = await eventually { self.ended.value == self.tasks.count }
+      if !all { for task in tasks.values { task.cancel() } }
+      return all
+    }
+
+    /// Plays out every hold on `hold`'s clock (each lets a held transfer go on, which may start
+    /// the next), then says whether every caller has returned.
+    func finish(releasing hold: Hold) async -> Bool {
+      await hold.clock.run()
+      return await allEnded()
     }
   }
 
   @Test("with one slot, a second file waits until the first is done")
   func transfersWaitForASlot() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
-      let transport = Self.transport(["a.bin", "b.bin"], holdOn: clock)
+      let hold = Hold(at: .chunk(1))
+      let transport = Self.transport(["a.bin", "b.bin"], holdingAt: hold)
       let scheduler = DownloadScheduler(maxConcurrent: 1, clock: ManualClock(), agingBound: nil)
       let manager = DownloadManager(downloader: Downloader(transport: transport), directory: directory.url, scheduler: scheduler)
       let callers = Callers()
       let a = callers.start(manager, "a.bin")
-      try #require(await eventually { clock.sleepers == 1 }, "a.bin should start at once: the slot is free")
+      let running = await eventually(giveUp: { callers.ended.value > 0 }) { hold.held == 1 }
+      if !running { try await callers.rethrowEarlyFailure() }
+      try #require(running, "a.bin should start at once: the slot is free")
       let b = callers.start(manager, "b.bin")
       let waits = await Self.queued(1, in: scheduler)
       #expect(
         waits && Self.started(transport) == ["a.bin"],
         "the manager's scheduler has one slot, taken by a.bin: b.bin must wait in its queue, not start; started \(Self.started(transport))"
       )
-      #expect(await callers.finish(2, clock: clock), "both downloads should end once the clock moves")
+      try #require(await callers.finish(releasing: hold), "both downloads should end once the held transfers go on")
       _ = try await (a.value, b.value)
       #expect(Self.started(transport) == ["a.bin", "b.bin"], "b.bin starts when a.bin is done; started \(Self.started(transport))")
     }
@@ -95,18 +114,20 @@ struct Exercise8_PriorityJoinTests {
   @Test("queued transfers start highest priority first")
   func queuedTransfersStartByPriority() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let clock = ManualClock()
-      let transport = Self.transport(["first.bin", "low.bin", "high.bin"], holdOn: clock)
+      let hold = Hold(at: .chunk(1))
+      let transport = Self.transport(["first.bin", "low.bin", "high.bin"], holdingAt: hold)
       let scheduler = DownloadScheduler(maxConcurrent: 1, clock: ManualClock(), agingBound: nil)
       let manager = DownloadManager(downloader: Downloader(transport: transport), directory: directory.url, scheduler: scheduler)
       let callers = Callers()
-      let tasks = [callers.start(manager, "first.bin")]
-      try #require(await eventually { clock.sleepers == 1 }, "first.bin should start at once")
+      let first = callers.start(manager, "first.bin")
+      let running = await eventually(giveUp: { callers.ended.value > 0 }) { hold.held == 1 }
+      if !running { try await callers.rethrowEarlyFailure() }
+      try #require(running, "first.bin should start at once")
       let queued = [callers.start(manager, "low.bin", priority: .low), callers.start(manager, "high.bin", priority: .high)]
       let waiting = await Self.queued(2, in: scheduler)
       #expect(waiting, "low.bin and high.bin should wait in the scheduler's queue, each at its caller's priority")
-      #expect(await callers.finish(3, clock: clock), "every download should end once the clock moves")
-      for task in tasks + queued { _ = try await task.value }
+      try #require(await callers.finish(releasing: hold), "every download should end once the held transfers go on")
+      for task in [first] + queued { _ = try await task.value }
       #expect(
         Self.started(transport) == ["first.bin", "high.bin", "low.bin"],
         "high.bin was asked for at .high, low.bin at .low: high.bin takes the free slot first; started \(Self.started(transport))")
@@ -119,17 +140,18 @@ struct Exercise8_PriorityJoinTests {
       let (transport, scheduler, manager) = Self.recorded("photo.bin", in: directory)
       let callers = Callers()
       let prefetch = callers.start(manager, "photo.bin", priority: .low)
-      let job = try await Self.submittedJob(scheduler)
+      let job = try await Self.submittedJob(scheduler, for: callers)
       #expect(job.priority == .low, "the job should be submitted at its caller's priority (.low), not \(job.priority)")
       let tap = callers.start(manager, "photo.bin", priority: .high)
       #expect(await eventually { await manager.joiners(of: Self.url("photo.bin")) == 2 }, "the tap should join the prefetch")
-      let raised = await eventually { await scheduler.priorityChanges == [.init(id: job.id, priority: .high)] }
+      await settle()
       let changes = await scheduler.priorityChanges
       #expect(
-        raised,
+        changes == [.init(id: job.id, priority: .high)],
         "the user tapped a file that a .low prefetch was fetching: its job should be raised to .high, once; changes sent: \(changes)")
       #expect(await manager.priority(of: Self.url("photo.bin")) == .high, "priority(of:) is the highest any caller asked for")
       await scheduler.run(job.id)
+      try #require(await callers.allEnded(), "both callers should get the file once the job has run")
       let (first, second) = try await (prefetch.value, tap.value)
       #expect(first == second, "both callers get the one file")
       #expect(transport.starts(of: Self.url("photo.bin")) == 1, "joining must not start a second transfer")
@@ -143,21 +165,147 @@ struct Exercise8_PriorityJoinTests {
       let callers = Callers()
       let url = Self.url("doc.bin")
       #expect(await manager.priority(of: url) == nil, "no transfer of doc.bin runs yet")
-      let tasks = [callers.start(manager, "doc.bin", priority: .low)]
-      let job = try await Self.submittedJob(scheduler)
-      let joined = [callers.start(manager, "doc.bin", priority: .normal)]
+      _ = callers.start(manager, "doc.bin", priority: .low)
+      let job = try await Self.submittedJob(scheduler, for: callers)
+      _ = callers.start(manager, "doc.bin", priority: .normal)
       try #require(await eventually { await manager.joiners(of: url) == 2 }, "the second caller should join")
-      let late = [callers.start(manager, "doc.bin", priority: .low)]
+      _ = callers.start(manager, "doc.bin", priority: .low)
       try #require(await eventually { await manager.joiners(of: url) == 3 }, "the third caller should join")
       let priority = await manager.priority(of: url)
       #expect(priority == .normal, "callers asked for .low, .normal, .low: the transfer runs at .normal, not \(String(describing: priority))")
-      // Changes reach the scheduler in order: once the raise to .normal has arrived, running
-      // the job and finishing every caller gives a later, wrong change time to arrive too.
-      _ = await eventually { await scheduler.priorityChanges.count >= 1 }
-      await scheduler.run(job.id)
-      for task in tasks + joined + late { _ = try await task.value }
+      // Every change the three callers set off has reached the scheduler once all is parked.
+      await settle()
       let changes = await scheduler.priorityChanges.map(\.priority)
       #expect(changes == [.normal], "one change (to .normal) should reach the scheduler; a lower caller sends none; sent \(changes)")
+      await scheduler.run(job.id)
+      try #require(await callers.allEnded(), "every caller should get the file once the job has run")
+    }
+  }
+
+  @Test("raises reach the scheduler one after the other, so .normal then .high never arrives reversed")
+  func raisesReachTheSchedulerInOrder() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let answers = Gate()
+      let (_, scheduler, manager) = Self.recorded(
+        "song.bin", in: directory, scheduler: RecordingScheduler(holdingPriorityChanges: answers))
+      let callers = Callers()
+      let url = Self.url("song.bin")
+      _ = callers.start(manager, "song.bin", priority: .low)
+      let job = try await Self.submittedJob(scheduler, for: callers)
+      _ = callers.start(manager, "song.bin", priority: .normal)
+      // The raise to .normal has reached the scheduler, which has not answered it yet.
+      let first = await answers.arrivals(1)
+      if !first { answers.open() }
+      try #require(first, "a caller that joins with a higher priority (.normal over .low) should raise the job")
+      _ = callers.start(manager, "song.bin", priority: .high)
+      let joined = await eventually { await manager.joiners(of: url) == 3 }
+      if !joined { answers.open() }
+      try #require(joined, "the third caller should join")
+      await settle()
+      let sent = await scheduler.priorityRequests
+      #expect(
+        sent == [.init(id: job.id, priority: .normal)],
+        "the raise to .high must wait until the scheduler has answered the raise to .normal: sent side by side, the two can arrive in either order, and .normal after .high lowers the job again; sent \(sent)"
+      )
+      answers.open()
+      await settle()
+      let applied = await scheduler.priorityChanges
+      #expect(
+        applied == [.init(id: job.id, priority: .normal), .init(id: job.id, priority: .high)],
+        "both raises should reach the scheduler, .normal then .high; applied \(applied)")
+      await scheduler.run(job.id)
+      try #require(await callers.allEnded(), "every caller should get the file once the job has run")
+    }
+  }
+
+  @Test("a caller that joins while the job is being submitted still raises it, once the submit returns")
+  func aRaiseDuringTheSubmit() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let submits = Gate()
+      let (transport, scheduler, manager) = Self.recorded(
+        "photo.bin", in: directory, scheduler: RecordingScheduler(holdingSubmits: submits))
+      let callers = Callers()
+      let url = Self.url("photo.bin")
+      let prefetch = callers.start(manager, "photo.bin", priority: .low)
+      // The submit has reached the scheduler, which holds its answer: the manager does not know
+      // its job yet, and serves other callers meanwhile.
+      let submitting = await submits.arrivals(1, giveUp: { callers.ended.value > 0 })
+      if !submitting { try await callers.rethrowEarlyFailure() }
+      try #require(submitting, "a download with a scheduler should be submitted to it as one job")
+      let job = try #require(await scheduler.submissions.first)
+      let tap = callers.start(manager, "photo.bin", priority: .high)
+      let joined = await eventually { await manager.joiners(of: url) == 2 }
+      if !joined { submits.open() }
+      try #require(joined, "the tap should join the prefetch while its job is being submitted")
+      #expect(await manager.priority(of: url) == .high, "priority(of:) is the highest any caller asked for, job or not")
+      submits.open()
+      await settle()
+      let changes = await scheduler.priorityChanges
+      #expect(
+        changes == [.init(id: job.id, priority: .high)],
+        "the tap raised the transfer while its submit was under way, before the manager knew the job: when submit returns, the manager must re-read the transfer's priority and send the raise itself; changes sent: \(changes)"
+      )
+      await scheduler.run(job.id)
+      try #require(await callers.allEnded(), "both callers should get the file once the job has run")
+      let (first, second) = try await (prefetch.value, tap.value)
+      #expect(first == second, "both callers get the one file")
+      #expect(transport.starts(of: url) == 1, "joining must not start a second transfer")
+    }
+  }
+
+  @Test("a transfer abandoned while its job is being submitted: its job is cancelled, and a new transfer keeps its own")
+  func abandonedDuringTheSubmit() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let submits = Gate()
+      let (transport, scheduler, manager) = Self.recorded(
+        "doc.bin", in: directory, scheduler: RecordingScheduler(holdingSubmits: submits))
+      let callers = Callers()
+      let url = Self.url("doc.bin")
+      let gone = callers.start(manager, "doc.bin", priority: .low)
+      let submitting = await submits.arrivals(1, giveUp: { callers.ended.value > 0 })
+      if !submitting { try await callers.rethrowEarlyFailure() }
+      try #require(submitting, "a download with a scheduler should be submitted to it as one job")
+      let abandoned = try #require(await scheduler.submissions.first)
+      gone.cancel()
+      let left = await eventually { callers.ended.value == 1 }
+      if !left { submits.open() }
+      try #require(left, "the caller went away: it should get CancellationError at once, submit or not")
+      await #expect(throws: CancellationError.self, "the caller went away: it gets CancellationError") {
+        try await gone.value
+      }
+      #expect(await manager.activeTransfers == 0, "nobody waits for the transfer any more: it should be forgotten")
+
+      // A new caller of the URL starts a new transfer, whose submit is held too.
+      let again = callers.start(manager, "doc.bin", priority: .low)
+      let resubmitted = await submits.arrivals(2)
+      if !resubmitted { submits.open() }
+      try #require(resubmitted, "a new caller after the first one left should start a new transfer, submitted as a new job")
+      let current = try #require(await scheduler.submissions.last)
+      // The abandoned transfer's submit returns first.
+      submits.release(1)
+      await settle()
+      let cancelled = await scheduler.cancellations
+      #expect(
+        cancelled == [abandoned.id],
+        "nobody waits for the first transfer: once its submit has returned, its job (\(abandoned.id)) must be cancelled, and only it; cancelled \(cancelled)"
+      )
+      // A tap joins the new transfer before its own submit returns.
+      let tap = callers.start(manager, "doc.bin", priority: .high)
+      let joined = await eventually { await manager.joiners(of: url) == 2 }
+      if !joined { submits.open() }
+      try #require(joined, "the tap should join the new transfer")
+      submits.release(1)
+      await settle()
+      let raises = await scheduler.priorityRequests
+      #expect(
+        raises == [.init(id: current.id, priority: .high)],
+        "the tap raised the new transfer, whose job is \(current.id). \(abandoned.id) belongs to the abandoned transfer: when its submit returned, the manager found an entry for the URL, but not its own (compare the transfer's id); raises sent: \(raises)"
+      )
+      await scheduler.run(current.id)
+      try #require(await callers.allEnded(), "the new transfer's callers should get the file once its job has run")
+      let (first, second) = try await (again.value, tap.value)
+      #expect(first == second, "both callers of the new transfer get its file")
+      #expect(transport.starts(of: url) == 1, "only the new transfer's job ran")
     }
   }
 
@@ -165,17 +313,56 @@ struct Exercise8_PriorityJoinTests {
   func cancellingAQueuedTransfer() async throws {
     try await withTemporaryDirectory("downloads") { directory in
       let (transport, scheduler, manager) = Self.recorded("later.bin", in: directory)
-      let caller = Callers().start(manager, "later.bin", priority: .low)
-      let job = try await Self.submittedJob(scheduler)
+      let callers = Callers()
+      let caller = callers.start(manager, "later.bin", priority: .low)
+      let job = try await Self.submittedJob(scheduler, for: callers)
       caller.cancel()
-      await #expect(throws: CancellationError.self, "the caller went away: it gets CancellationError at once") {
+      try #require(await callers.allEnded(), "the caller went away: it should stop waiting at once")
+      await #expect(throws: CancellationError.self, "the caller went away: it gets CancellationError") {
         try await caller.value
       }
-      let cancelled = await eventually { await scheduler.cancellations.contains(job.id) }
-      #expect(cancelled, "nobody waits for later.bin any more: its queued job must be cancelled, or it takes a slot later for nothing")
-      #expect(await eventually { await manager.activeTransfers == 0 }, "the transfer should be forgotten")
+      await settle()
+      let cancelled = await scheduler.cancellations
+      #expect(
+        cancelled == [job.id],
+        "nobody waits for later.bin any more: its queued job must be cancelled, or it takes a slot later for nothing; cancelled \(cancelled)"
+      )
+      #expect(await manager.activeTransfers == 0, "the transfer should be forgotten")
       await scheduler.run(job.id)
       #expect(transport.starts(of: Self.url("later.bin")) == 0, "a cancelled job never runs")
+    }
+  }
+
+  @Test("a transfer cancelled while its job waits in the queue ends at once, though the job never runs")
+  func aCancelledQueuedTransferEndsAtOnce() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let (transport, scheduler, manager) = Self.recorded("queued.bin", in: directory)
+      let url = Self.url("queued.bin")
+      let ended = Counter()
+      Quiescence.install()
+      // The transfer's own task, as the manager runs it, cancelled while its job is queued.
+      let transfer = Task {
+        defer { ended.increment() }
+        return try await manager.runTransfer(url, id: 1, to: directory.file("queued.bin"), priority: .low)
+      }
+      let submitted = await eventually(giveUp: { ended.value > 0 }) { await scheduler.submissions.count == 1 }
+      try #require(submitted, "with a scheduler, runTransfer should submit the transfer to it as one job and wait for it")
+      let job = try #require(await scheduler.submissions.first)
+      transfer.cancel()
+      let over = await eventually { ended.value == 1 }
+      #expect(
+        over,
+        "runTransfer's task was cancelled while its job waited in the queue: it must throw at once. The job is taken out of the queue and will never settle the TransferOutcome, so the cancellation must settle it"
+      )
+      guard over else { return }
+      await #expect(throws: CancellationError.self, "a cancelled transfer throws CancellationError") {
+        try await transfer.value
+      }
+      await settle()
+      let cancelled = await scheduler.cancellations
+      #expect(cancelled == [job.id], "its queued job must be cancelled; cancelled \(cancelled)")
+      await scheduler.run(job.id)
+      #expect(transport.starts(of: url) == 0, "a cancelled job never runs")
     }
   }
 }
