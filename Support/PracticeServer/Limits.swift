@@ -25,8 +25,10 @@ extension PracticeServer {
     public var maximumHeaderBytes = 65_536
     /// The most header fields in one request; more gets `431`.
     public var maximumHeaderFields = 100
-    /// The largest request body, however it is framed; more gets `413 Content Too Large`.
-    public var maximumBodyBytes = 32 << 20
+    /// The largest request body, however it is framed; more gets `413 Content Too Large`. A body
+    /// is held whole until it is answered, so this times `maximumConnections` bounds the memory
+    /// all clients together can fill (8 MB × 64 = 512 MB; the API's largest body is an avatar).
+    public var maximumBodyBytes = 8 << 20
     /// How many answered requests `requestLog` keeps: the most recent ones.
     public var requestLogEntries = 1_000
     /// How many bytes of method, path, query and headers `requestLog` keeps, at most.

@@ -103,7 +103,7 @@ struct BadRequest: Sendable, CustomTestStringConvertible {
     .init(
       "Transfer-Encoding in HTTP/1.0", "POST /v1/auth/login HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400,
       "an HTTP/1.0 request's Transfer-Encoding cannot be trusted (RFC 9112 §6.1)"),
-    .init("a 100 MB Content-Length", post(["Content-Length: 100000000"]), 413, "the body is larger than the server's 32 MB limit"),
+    .init("a 100 MB Content-Length", post(["Content-Length: 100000000"]), 413, "the body is larger than the server's 8 MB limit"),
     .init("a chunk size that is not hex", post(["Transfer-Encoding: chunked"], body: "zz\r\n"), 400, "a chunk starts with its size in hex (RFC 9112 §7.1)"),
     .init(
       "a chunk size of 2^80", post(["Transfer-Encoding: chunked"], body: "100000000000000000000\r\n"), 400,
@@ -113,7 +113,7 @@ struct BadRequest: Sendable, CustomTestStringConvertible {
       "chunk data is followed by CRLF (RFC 9112 §7.1)"),
     .init(
       "a chunked body over the limit", post(["Transfer-Encoding: chunked"], body: "3000000\r\n"), 413,
-      "48 MB of chunks is more than the server's 32 MB limit"),
+      "48 MB of chunks is more than the server's 8 MB limit"),
     .init("a bare LF in a chunk-size line", post(["Transfer-Encoding: chunked"], body: "2\n{}\r\n0\r\n\r\n"), 400, "lines end with CRLF (RFC 9112 §2.2)"),
   ]
 }
