@@ -226,7 +226,9 @@ struct Exercise7_ImagePrefetcherTests {
       })
     let list = urls(2)
     await prefetcher.prefetch([list[0]])
-    await waitForFetches(1, network, prefetcher)
+    let started = await waitForFetches(1, network, prefetcher)
+    #expect(started, "prefetching a URL should start its load")
+    guard started else { return }
     if cancelledBy == "stop" { await prefetcher.stop() } else { await prefetcher.cancelPrefetching([list[0]]) }
     let held = await hold.arrivals(1)
     #expect(held, "each prefetch task should await loadEnded(url) once its load is over, before it reports back: the test holds the cancelled load there")
