@@ -21,8 +21,23 @@ EXERCISE ?=
 SANITIZE ?=
 GRADE_FLAGS := $(if $(filter 1 yes true,$(ANSWERS)),--answers) $(if $(REFERENCE),--reference $(REFERENCE)) $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(filter 1 yes true,$(SANITIZE)),--sanitize)
 LINT_PATHS := Package.swift answers Support Tests Tools
+# The swift format whose rules and layout the code is written to (Swift 6.3.1's). Another version
+# (the one in a learner's Xcode) may lay code out differently, so `make test` lints only with this one.
+SWIFT_FORMAT_PINNED := 6.3.1
 
-.PHONY: help tool progress lint sanitize mutants test check check-tooling server bench drill figures demo clean
+UNAME := $(shell uname -s)
+# macOS 15 is the first with the Synchronization library (`Mutex`): on an older Mac, make stops
+# before building anything. `make requirements MACOS_VERSION=14.6` tries the check on any system.
+MACOS_VERSION ?= $(if $(filter Darwin,$(UNAME)),$(shell sw_vers -productVersion 2>/dev/null))
+# The sanitizer's suppressions are for Linux's `Mutex`, whose locking it cannot see; on macOS it
+# sees it, and the suppressions would only hide real races. The path is quoted for the sanitizer,
+# so a checkout whose path has spaces works.
+TSAN_SUPPRESSIONS := $(if $(filter Linux,$(UNAME)),suppressions='$(CURDIR)/Tools/tsan-suppressions.txt' )
+# macOS gives a process 256 open files by default. The test runs stay well under it (see
+# CONTRIBUTING.md), and the recipes that run tests raise the soft limit to 4096 where the shell may.
+RAISE_FILE_LIMIT := n=$$(ulimit -n); if [ "$$n" != unlimited ] && [ "$$n" -lt 4096 ]; then ulimit -n 4096 2>/dev/null || ulimit -n "$$(ulimit -Hn)" 2>/dev/null || true; fi;
+
+.PHONY: help tool requirements progress lint sanitize mutants test check check-tooling server bench drill figures demo clean
 
 # `make help` prints the table below: each `target: ## what it does` line, the `##` lines under
 # it (options, aligned by hand), and the `##@` section headings; {chapters} reads the chapter numbers.
@@ -40,7 +55,16 @@ help:
 
 tool: $(WORKBOOK)
 
-$(WORKBOOK): $(TOOL_SOURCES)
+# Before the first build, and before every command that needs the tool.
+requirements:
+	@case "$(MACOS_VERSION)" in \
+	  "" | 1[5-9] | 1[5-9].* | [2-9][0-9] | [2-9][0-9].*) ;; \
+	  *) echo "macOS 15 or later is required: this Mac runs macOS $(MACOS_VERSION). The workbook's locks are" \
+	       "Mutex, from the Synchronization library, which macOS 15 was the first to ship. Update macOS" \
+	       "(System Settings > General > Software Update), then run make again." >&2; exit 1 ;; \
+	esac
+
+$(WORKBOOK): $(TOOL_SOURCES) | requirements
 	@$(SWIFT) build --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 | grep -v '^\['; test $${PIPESTATUS[0]} -eq 0
 	@test -x $@ && touch $@
 
@@ -53,14 +77,14 @@ chapter-%: $(WORKBOOK) ## build and grade your code for chapter N (N = {chapters
 ##                          composes them (the capstone): name only those you have not done
 ##      SANITIZE=1          grade under the thread sanitizer: slower, and a data race in your
 ##                          code fails its exercise with the sanitizer's report
-	@$(WORKBOOK) grade $* $(GRADE_FLAGS)
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) grade $* $(GRADE_FLAGS)
 
 hint-%: $(WORKBOOK) ## the hint for the first exercise that does not pass yet
 ##      EXERCISE=E          the hint for exercise E (add the REFERENCE= of your grading run)
-	@$(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
 
 watch-%: $(WORKBOOK) ## re-grade chapter N every time you save (takes REFERENCE= too)
-	@$(WORKBOOK) watch $* $(if $(REFERENCE),--reference $(REFERENCE))
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) watch $* $(if $(REFERENCE),--reference $(REFERENCE))
 
 compare-%: $(WORKBOOK) ## diff your chapter N against the reference answer
 	@$(WORKBOOK) compare $*
@@ -74,47 +98,56 @@ walkthrough-%: $(WORKBOOK) ## interview practice: one question at a time, Enter 
 progress: $(WORKBOOK) ## every chapter with a progress bar
 	@$(WORKBOOK) progress
 
-server: ## the local practice API server, to poke with curl (chapter 3 on); Ctrl-C stops it
+server: requirements ## the local practice API server, to poke with curl (chapter 3 on); Ctrl-C stops it
 	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)
 
 drill: $(WORKBOOK) ## a timed mock system-design interview: design an iOS feed
 	@$(WORKBOOK) drill
 
-demo: ## the capstone feed against the practice server, with a live dashboard (under a minute)
+demo: requirements ## the capstone feed against the practice server, with a live dashboard (under a minute)
 	@WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) build --scratch-path .build/demo --product feed-demo -q
 	@.build/demo/debug/feed-demo $(DEMO_FLAGS)
 
 ##@ Maintain
 test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answers pass with
 ##                          no warnings, every exercise fails on the starter, the tooling trials, lint
+##                          (lint only with the pinned swift format, 6.3.1)
 	@echo "== tool: its own tests, then the workbook's rules (workbook check)"
 	@$(SWIFT) test --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 \
 	  | grep -Ev '^\[|^◇ |^↳ |^✔ (Test "|Suite )|^Test Suite |Executed 0 tests|CoreFoundation: failed to dynamically link'; test $${PIPESTATUS[0]} -eq 0
 	@$(WORKBOOK) check
 	@echo "== answers: build with warnings as errors, then every test"
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) build --build-tests --scratch-path .build/answers
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) test --skip-build --scratch-path .build/answers
+	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) test --skip-build --scratch-path .build/answers
 	@echo "== starter: compiles, never crashes, and every exercise has a failing test"
-	@$(WORKBOOK) check-starter
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) check-starter
 	@echo "== tooling"
-	@Tools/check-tooling.sh
-	@echo "== lint"
-	@$(MAKE) --no-print-directory lint
+	@$(RAISE_FILE_LIMIT) Tools/check-tooling.sh
+	@echo "== lint (with swift format $(SWIFT_FORMAT_PINNED) only)"
+	@$(MAKE) --no-print-directory lint LINT_PINNED_ONLY=1
 
 check: $(WORKBOOK) ## the workbook's own rules: titles, suites, hints, given files, mutants, interviews
 	@$(WORKBOOK) check
 
 mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by a test
 ##      CHAPTER=N           one chapter's mutants
-	@$(WORKBOOK) mutants $(CHAPTER)
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER)
 
-sanitize: ## the answers' tests under the thread sanitizer
-	TSAN_OPTIONS="suppressions=$(CURDIR)/Tools/tsan-suppressions.txt halt_on_error=0" \
+sanitize: requirements ## the answers' tests under the thread sanitizer (suppressions on Linux only)
+	@$(RAISE_FILE_LIMIT) set -x; TSAN_OPTIONS="$(TSAN_SUPPRESSIONS)halt_on_error=0" \
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) test --sanitize=thread --no-parallel --scratch-path .build/sanitize
 
-lint: ## swift format lint on answers, tests and tooling
-	@$(SWIFT) format lint --strict --recursive --parallel $(LINT_PATHS)
-	@echo "lint: clean"
+# With LINT_PINNED_ONLY=1 (as `make test` runs it), a swift format other than the pinned one
+# prints a note and lints nothing; `make lint` alone lints with whatever swift format there is.
+lint: ## swift format lint on answers, tests and tooling, as .swift-format says
+	@version="$$($(SWIFT) format --version 2>/dev/null)"; \
+	if [ "$$version" != "$(SWIFT_FORMAT_PINNED)" ]; then \
+	  what="swift format $$version is not $(SWIFT_FORMAT_PINNED), the version the layout is pinned to"; \
+	  [ -n "$$version" ] || what="there is no swift format; the layout is pinned to swift format $(SWIFT_FORMAT_PINNED)"; \
+	  if [ -n "$(LINT_PINNED_ONLY)" ]; then echo "lint: skipped: $$what (make lint lints anyway)"; exit 0; fi; \
+	  echo "lint: note: $$what, so findings may differ"; \
+	fi; \
+	$(SWIFT) format lint --configuration .swift-format --strict --recursive --parallel $(LINT_PATHS) && echo "lint: clean"
 
 bench: ## release-build benchmarks behind the chapters' performance claims
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)

@@ -12,22 +12,32 @@ enum Grader {
   }
 
   /// Builds and tests `chapters` in one package graph and sorts every test into its exercise.
-  static func grade(_ chapters: [Chapter], _ variant: Variant) throws -> [ChapterResult] {
+  /// `root` is the workbook's folder; `swift` the command that builds and tests (a test passes a
+  /// stand-in that prints recorded output). A broken setup throws a `SetupProblem`.
+  static func grade(_ chapters: [Chapter], _ variant: Variant, root: String = ".", swift: String = "swift") throws
+    -> [ChapterResult]
+  {
     let scratch = scratchPath(chapters, variant)
-    let environment = variant.environment(for: chapters)
+    let here = FileManager.default.currentDirectoryPath
+    let absoluteRoot = root == "." ? here : (root.hasPrefix("/") ? root : "\(here)/\(root)")
+    let directory = root == "." ? nil : root
+    let environment = variant.environment(for: chapters, root: absoluteRoot)
+    let testEnvironment = variant.testEnvironment(for: chapters, root: absoluteRoot)
+    let codeFiles = Self.codeFiles(chapters, variant, root: root)
     var results = chapters.map { chapter in
       ChapterResult(
         chapter: chapter.number, variant: variant,
         exercises: chapter.exercises.map { ExerciseResult(number: $0.number, title: $0.title) })
     }
 
-    if !FileManager.default.fileExists(atPath: scratch) && variant.mutant == nil {
+    if !FileManager.default.fileExists(atPath: path(scratch, in: root)) && variant.mutant == nil {
       print(Style.dim("  Building for the first time: this takes about a minute; later runs take seconds."))
     }
     let build = try runCommand(
-      ["swift", "build", "--build-tests", "--scratch-path", scratch] + variant.swiftFlags, environment: environment,
-      timeout: 1_800, echo: verbose)
+      [swift, "build", "--build-tests", "--scratch-path", scratch] + variant.swiftFlags, environment: environment,
+      timeout: 1_800, echo: verbose, in: directory)
     guard build.succeeded else {
+      if let problem = SetupProblem.diagnose(build.output) { throw problem }
       reportCompileErrors(build.output)
       return results
     }
@@ -39,12 +49,13 @@ enum Grader {
     }
 
     let report = "\(scratch)/results.xml"
-    let swiftTestingReport = "\(scratch)/results-swift-testing.xml"
+    let swiftTestingReport = path("\(scratch)/results-swift-testing.xml", in: root)
     try? FileManager.default.removeItem(atPath: swiftTestingReport)
     let test = try runCommand(
       [
-        "swift", "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
-      ] + variant.swiftFlags, environment: environment, timeout: testTimeout, echo: verbose)
+        swift, "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
+      ] + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
+    if !test.succeeded, let problem = SetupProblem.diagnose(test.output) { throw problem }
 
     var cases: [TestCase]
     if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !test.timedOut, !crashed(test.output) {
@@ -55,14 +66,15 @@ enum Grader {
       let why = test.timedOut ? "the tests did not finish in \(Int(testTimeout)) s" : stopReason(test.output)
       cases = []
       for (index, chapter) in chapters.enumerated() {
-        results[index].crash = "\(why):\n" + (test.timedOut ? lastLines(test.output, 6) : crashSummary(test.output))
+        results[index].crash =
+          "\(why):\n" + (test.timedOut ? lastLines(test.output, 6) : crashSummary(test.output, codeFiles: codeFiles))
         for exercise in chapter.exercises {
           let filter = "\(chapter.module)Tests.Exercise\(exercise.number)_"
           let single = try runCommand(
             [
-              "swift", "test", "--skip-build", "--scratch-path", scratch, "--filter", filter,
+              swift, "test", "--skip-build", "--scratch-path", scratch, "--filter", filter,
               "--xunit-output", report,
-            ] + variant.swiftFlags, environment: environment, timeout: testTimeout)
+            ] + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, in: directory)
           if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !single.timedOut, !crashed(single.output) {
             cases += parsed.filter { $0.exercise == exercise.number && $0.module == chapter.module }
           } else {
@@ -70,7 +82,8 @@ enum Grader {
               single.timedOut
               ? "this exercise's tests did not finish (a deadlock, or a continuation never resumed?)"
               : "\(stopReason(single.output)) in this exercise's tests\(runningNote(single.output)):\n"
-                + crashSummary(single.output) + (raced(single.output) ? "" : crashAdvice(single.output))
+                + crashSummary(single.output, codeFiles: codeFiles)
+                + (raced(single.output) ? "" : crashAdvice(single.output))
             cases.append(
               TestCase(
                 suite: "\(chapter.module)Tests.Exercise\(exercise.number)_", name: TestCase.wholeExercise,
@@ -96,9 +109,11 @@ enum Grader {
   }
 
   /// Swift Testing writes the start of its report before running, so a crash leaves a report with
-  /// no results (or half of them); the console tells a crash for sure.
+  /// no results (or half of them); the console tells a crash for sure. On macOS SwiftPM reports
+  /// only the signal ("Exited with unexpected signal code 5") when the backtracer is off.
   static func crashed(_ output: String) -> Bool {
     output.contains("*** Program crashed") || output.contains("Fatal error:") || raced(output)
+      || exitSignal(output) != nil || output.contains(macOSRecursiveLock)
   }
 
   /// Whether the thread sanitizer reported a race (`SANITIZE=1`).
@@ -106,17 +121,35 @@ enum Grader {
     output.contains("WARNING: ThreadSanitizer") || output.contains("ThreadSanitizer: reported")
   }
 
+  /// The signal SwiftPM says killed the test process: "error: Exited with unexpected signal code
+  /// 11", or "Process '…' exited with unexpected signal code 11".
+  static func exitSignal(_ output: String) -> Int32? {
+    guard let range = output.range(of: "xited with unexpected signal code ") else { return nil }
+    return Int32(output[range.upperBound...].prefix { $0.isNumber })
+  }
+
+  /// What macOS prints when a thread locks an `os_unfair_lock` (a `Mutex`) it already holds.
+  static let macOSRecursiveLock = "BUG IN CLIENT OF LIBPLATFORM: Trying to recursively lock"
+
   /// What stopped a test process that did not finish normally.
   static func stopReason(_ output: String) -> String {
     raced(output) ? "the thread sanitizer found a data race" : "the test process crashed"
   }
 
-  /// What a crash most likely was. A trap (illegal instruction) is Swift stopping on purpose at
-  /// the line named: an overflow, an index out of range, a nil force-unwrapped. A bad pointer with
-  /// no message of the learner's is most often two threads in one data structure.
+  /// What a crash most likely was. A trap (illegal instruction, signal 4; a breakpoint trap,
+  /// signal 5, on Apple silicon) is Swift stopping on purpose at the line named: an overflow, an
+  /// index out of range, a nil force-unwrapped, a lock taken twice. A bad pointer with no message of
+  /// the learner's (signal 11 or 10) is most often two threads in one data structure.
   static func crashAdvice(_ output: String) -> String {
+    if output.contains("Recursive call to lock") || output.contains(macOSRecursiveLock) {
+      return "\n(A thread took a lock it already held: a `withLock` inside another `withLock` of the same "
+        + "Mutex, perhaps through a closure or an observer called while the lock is held. Swift stops the "
+        + "program there instead of letting it hang.)"
+    }
+    let signal = exitSignal(output)
     let trapped =
       output.contains("Illegal instruction") || output.contains("Trace/breakpoint trap") || output.contains("Fatal error")
+      || signal == SIGILL || signal == SIGTRAP
     if trapped {
       return "\n(Swift stopped the program on purpose at the line above: an arithmetic overflow, an index "
         + "out of range, or a force-unwrapped nil. The test's own message could not be shown: it had not "
@@ -127,11 +160,28 @@ enum Grader {
       + "through its lock, actor or queue.)"
   }
 
+  /// The Swift files of the code a run compiles for `chapters` and the chapters they compose,
+  /// relative to the workbook's root: where a stack frame can point to the learner's lines.
+  static func codeFiles(_ chapters: [Chapter], _ variant: Variant, root: String = ".") -> [String] {
+    let catalog = try? Catalog.load(root: root)
+    var graph: [Chapter] = []
+    for chapter in chapters + chapters.flatMap({ catalog?.composed(by: $0) ?? [] })
+    where !graph.contains(where: { $0.number == chapter.number }) {
+      graph.append(chapter)
+    }
+    return graph.flatMap { chapter -> [String] in
+      let folder = variant.codePath(for: chapter)
+      let files = (try? FileManager.default.subpathsOfDirectory(atPath: path(folder, in: root))) ?? []
+      return files.filter { $0.hasSuffix(".swift") && !Clutter.contains($0) }.sorted().map { "\(folder)/\($0)" }
+    }
+  }
+
   /// Names the tests that had started and not ended when the process stopped: one of them did it.
   static func runningNote(_ output: String) -> String {
     var running: [String] = []
     for line in output.components(separatedBy: "\n") {
-      guard let range = line.range(of: "Test ") else { continue }
+      // "◇ Test run started." opens every run: the run is no test.
+      guard let range = line.range(of: "Test "), !line.hasSuffix("Test run started.") else { continue }
       let rest = line[range.upperBound...]
       if let end = rest.range(of: " started.") {
         running.append(String(rest[..<end.lowerBound]))
@@ -185,22 +235,25 @@ enum Grader {
 }
 
 /// The lines of a crash report a learner needs: what failed, and where in their code or the tests.
-func crashSummary(_ output: String) -> String {
+/// `codeFiles` are the graded code's files (`Grader.codeFiles`), to which a sanitizer's frames
+/// are matched.
+func crashSummary(_ output: String, codeFiles: [String] = []) -> String {
   let lines = output.components(separatedBy: "\n")
   var picked: [String] = []
-  for line in lines where line.contains("Fatal error") || line.contains("*** Program crashed") || line.contains("WARNING: ThreadSanitizer") {
+  let headlines = ["Fatal error", "*** Program crashed", "WARNING: ThreadSanitizer", Grader.macOSRecursiveLock]
+  for line in lines where headlines.contains(where: { line.contains($0) }) {
     picked.append(line.trimmingCharacters(in: .whitespaces))
   }
-  // A sanitizer report names each access with its stack, "#0 <function> <file>:<line> ...":
-  // the learner's own frames say which two lines raced.
-  let raced = Grader.raced(output)
-  let racing = lines.filter {
-    raced && $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains("/Sources/") && $0.contains(".swift:")
+  // With no message and no backtrace (macOS, where the backtracer did not run), the signal is
+  // all there is to say.
+  if picked.isEmpty, let signal = lines.first(where: { $0.contains("xited with unexpected signal code") }) {
+    picked.append(signal.trimmingCharacters(in: .whitespaces))
   }
-  for frame in racing.prefix(4) {
-    if let range = frame.range(of: "/Sources/") {
-      let location = frame[range.lowerBound...].prefix { $0 != " " }
-      picked.append("at " + location.dropFirst())
+  // A sanitizer report names each access with its stack: the learner's own frames say which two
+  // lines raced.
+  if Grader.raced(output) {
+    for location in racingLocations(lines, codeFiles: codeFiles).prefix(4) {
+      picked.append("at " + location)
     }
   }
   let frames = lines.filter { $0.contains(" at /") && ($0.contains("/Sources/") || $0.contains("/answers/") || $0.contains("/Tests/")) }
@@ -213,7 +266,40 @@ func crashSummary(_ output: String) -> String {
   return picked.prefix(6).map { "    " + Grader.shortened($0) }.joined(separator: "\n")
 }
 
+/// The learner's lines in the stacks of a thread sanitizer report, in order, each once, as paths
+/// from the workbook's root with the line (and column). A frame reads
+/// `#0 <function> <file>[:<line>[:<column>]] (<image>+0x…)`: on Linux the file is a full path, on
+/// macOS its name alone (`LockedStore.swift:42`), looked up among `codeFiles`. A full path outside
+/// them is still shown when it is under a `Sources/` folder.
+func racingLocations(_ lines: [String], codeFiles: [String]) -> [String] {
+  var found: [String] = []
+  for line in lines {
+    let text = line.trimmingCharacters(in: .whitespaces)
+    guard text.hasPrefix("#") else { continue }
+    let pattern = #"\.swift(:\d+(:\d+)?)?$"#
+    guard let token = text.split(separator: " ").last(where: { $0.range(of: pattern, options: .regularExpression) != nil }),
+      let end = token.range(of: ".swift", options: .backwards)
+    else { continue }
+    let file = String(token[..<end.upperBound])
+    let position = String(token[end.upperBound...])  // "", ":42" or ":42:7"
+    var location: String?
+    if file.contains("/") {
+      if let known = codeFiles.first(where: { file.hasSuffix("/" + $0) }) {
+        location = known + position
+      } else if let range = file.range(of: "/Sources/") {
+        location = String(file[file.index(after: range.lowerBound)...]) + position
+      }
+    } else if let known = codeFiles.first(where: { $0 == file || $0.hasSuffix("/" + file) }) {
+      location = known + position
+    }
+    if let location, !found.contains(location) { found.append(location) }
+  }
+  return found
+}
+
+/// The last `count` lines of a command's output, without the runtime's one-line notes (such as a
+/// backtracer that cannot run for this process).
 func lastLines(_ text: String, _ count: Int) -> String {
-  text.components(separatedBy: "\n").filter { !$0.isEmpty }.suffix(count)
+  text.components(separatedBy: "\n").filter { !$0.isEmpty && !$0.hasPrefix("swift runtime: ") }.suffix(count)
     .map { "    " + Grader.shortened($0) }.joined(separator: "\n")
 }

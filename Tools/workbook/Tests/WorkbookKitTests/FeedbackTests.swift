@@ -125,6 +125,18 @@ struct FeedbackTests {
     #expect(summary.contains("at Sources/Counters/Counter.swift:7"))
   }
 
+  @Test("a Linux sanitizer report, recorded: the graded code's frames, with or without a line")
+  func linuxRace() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/linux-tsan-race.txt")
+    let output = try String(contentsOf: url, encoding: .utf8)
+    #expect(Grader.raced(output))
+    let lines = output.components(separatedBy: "\n")
+    let files = ["answers/DataStore/DataStore.swift", "answers/DataStore/LockedStore.swift"]
+    #expect(racingLocations(lines, codeFiles: files) == ["answers/DataStore/LockedStore.swift", "answers/DataStore/LockedStore.swift:66:13"])
+    // The tests' frames and the macro expansions under /tmp are not the learner's lines.
+    #expect(racingLocations(lines, codeFiles: []).isEmpty)
+  }
+
   @Test("a crash with no message of the learner's suggests a data race")
   func badPointer() {
     #expect(Grader.crashAdvice("*** Program crashed: Bad pointer dereference").contains("often a data race"))

@@ -41,7 +41,8 @@ struct ResetTests {
     #expect(try String(contentsOfFile: "\(saved)/Counter.swift", encoding: .utf8) == "my own work\n")
     #expect(FileManager.default.fileExists(atPath: "\(saved)/Extra.swift"))
 
-    // A second reset in the same second keeps both backups.
+    // A second reset in the same second, after more work, keeps both backups.
+    try "more work\n".write(toFile: "\(root)/Sources/Counters/Counter.swift", atomically: true, encoding: .utf8)
     #expect(try ResetCommand.reset("Counters", root: root, now: now) { _ in })
     #expect(try FileManager.default.contentsOfDirectory(atPath: "\(root)/.workbook/backup").count == 2)
   }

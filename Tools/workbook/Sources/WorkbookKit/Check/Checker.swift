@@ -88,13 +88,13 @@ struct Checker {
     FileManager.default.fileExists(atPath: path(relative, in: root))
   }
 
-  /// The files of a folder, relative to it, sorted, without hidden ones (`.DS_Store`); empty when
-  /// the folder is missing.
+  /// The files of a folder, relative to it, sorted, without clutter (`.DS_Store`, `xcuserdata`;
+  /// see `Clutter`); empty when the folder is missing.
   func files(in relative: String) -> [String] {
     let folder = path(relative, in: root)
     let all = (try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? []
     return all.filter { file in
-      if file.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { return false }
+      if Clutter.contains(file) { return false }
       var isFolder: ObjCBool = false
       _ = FileManager.default.fileExists(atPath: "\(folder)/\(file)", isDirectory: &isFolder)
       return !isFolder.boolValue

@@ -99,11 +99,15 @@ struct GradeCommand: Command {
   /// Marks the exercises whose files are unchanged from the workbook as cloned (or last pulled):
   /// some starters return placeholder values instead of throwing, and pass a test or two by
   /// accident, yet nobody has started them. Needs git and an upstream; otherwise unknown.
-  static func markUntouched(_ result: inout ChapterResult, _ chapter: Chapter) {
+  /// Only the exercise's own files are compared, so clutter beside them (a `.DS_Store`) is no edit.
+  static func markUntouched(_ result: inout ChapterResult, _ chapter: Chapter, root: String = ".") {
     for index in result.exercises.indices {
       guard let exercise = chapter.exercise(result.exercises[index].number) else { continue }
       let paths = exercise.files.map { "\(chapter.starterPath)/\($0)" }
-      guard let diff = try? runCommand(["git", "diff", "--quiet", "@{upstream}", "--"] + paths, timeout: 10) else { continue }
+      guard
+        let diff = try? runCommand(
+          ["git", "diff", "--quiet", "@{upstream}", "--"] + paths, timeout: 10, in: root == "." ? nil : root)
+      else { continue }
       switch diff.status {
       case 0: result.exercises[index].untouched = true
       case 1: result.exercises[index].untouched = false

@@ -26,11 +26,12 @@ struct ProgressCommand: Command {
   }
 }
 
-/// The newest modification time of any file under `folder`.
+/// The newest modification time of any file under `folder`, leaving out clutter: Finder writes a
+/// `.DS_Store` when the learner only looks at the folder.
 func latestModification(_ folder: String) -> Date {
   let manager = FileManager.default
   var latest = Date.distantPast
-  for file in (try? manager.subpathsOfDirectory(atPath: folder)) ?? [] {
+  for file in (try? manager.subpathsOfDirectory(atPath: folder)) ?? [] where !Clutter.contains(file) {
     let attributes = try? manager.attributesOfItem(atPath: "\(folder)/\(file)")
     if let date = attributes?[.modificationDate] as? Date, date > latest { latest = date }
   }

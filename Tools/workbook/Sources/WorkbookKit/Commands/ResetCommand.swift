@@ -61,6 +61,10 @@ struct ResetCommand: Command {
     if source == "HEAD" {
       say("note: no upstream branch found; restoring \(folder) as it is in HEAD (your last commit).")
     }
+    if unchanged(folder, from: source, git: git) {
+      say("\(folder) is the starter as \(source) holds it: nothing of yours to save, and nothing was changed.")
+      return true
+    }
 
     let manager = FileManager.default
     let here = path(folder, in: root)
@@ -93,5 +97,15 @@ struct ResetCommand: Command {
     }
     say("Restored \(folder) from \(source). Run the chapter again to see the exercises fail.")
     return true
+  }
+
+  /// Whether `folder` holds nothing of the learner's that `source` does not: no file differs from
+  /// it or is missing, and every file it lacks is clutter (a `.DS_Store`, `xcuserdata`). Then
+  /// there is nothing to save and nothing to restore. Any doubt (a git error) answers no.
+  static func unchanged(_ folder: String, from source: String, git: ([String]) -> CommandResult?) -> Bool {
+    guard git(["diff", "--quiet", source, "--", folder])?.status == 0 else { return false }
+    // Every file git does not track, ignored ones too, so that only clutter is passed over.
+    guard let others = git(["ls-files", "--others", "-z", "--", folder]), others.succeeded else { return false }
+    return others.output.split(separator: "\0").allSatisfy { Clutter.contains(String($0)) }
   }
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The system the tool runs on. Code that differs by system asks this, and takes it as a
+/// parameter where a test must run the other system's path on Linux.
+enum Platform {
+  #if os(macOS)
+    static let isMac = true
+  #else
+    static let isMac = false
+  #endif
+  #if os(Linux)
+    static let isLinux = true
+  #else
+    static let isLinux = false
+  #endif
+}
+
+/// A machine that cannot build or start the tests, whatever the learner wrote. The grader tells
+/// these apart from a compile error or a crash by what the toolchain printed, and shows the fix
+/// instead of blaming the learner's code.
+enum SetupProblem: Error, Equatable, CustomStringConvertible {
+  /// On a Mac, only the Command Line Tools are selected (`xcode-select -p` prints
+  /// `/Library/Developer/CommandLineTools`): they do not have Swift Testing, so every test file
+  /// fails with `no such module 'Testing'`.
+  case commandLineToolsOnly
+  /// Elsewhere, a Swift toolchain without Swift Testing (older than 6.0, or a partial install).
+  case noSwiftTesting
+  /// macOS older than 15: the test bundle links the Synchronization library (`Mutex`), which
+  /// macOS 15 was the first to ship, so the loader cannot open it.
+  case macOSTooOld
+
+  /// The command that selects the full Xcode.
+  static let selectXcode = "sudo xcode-select -s /Applications/Xcode.app/Contents/Developer"
+
+  /// The problem `output` (of `swift build` or `swift test`) shows, if any. `onMac` says which
+  /// fix a missing Swift Testing calls for.
+  static func diagnose(_ output: String, onMac: Bool = Platform.isMac) -> SetupProblem? {
+    let lines = output.components(separatedBy: "\n")
+    if output.contains("libswiftSynchronization.dylib")
+      && (output.contains("Library not loaded") || output.contains("newer than running OS"))
+    {
+      return .macOSTooOld
+    }
+    // A test file, or the shared test support, that cannot import the test framework. The same
+    // error in the learner's own file is theirs: a library target cannot import it anywhere.
+    let missingFramework = lines.contains { line in
+      guard line.contains("error: no such module 'Testing'") || line.contains("error: no such module 'XCTest'") else {
+        return false
+      }
+      return !["/Sources/", "/answers/", "/.mutant/"].contains { line.contains($0) }
+    }
+    if missingFramework || (onMac && output.contains("unable to find utility \"xctest\"")) {
+      return onMac ? .commandLineToolsOnly : .noSwiftTesting
+    }
+    return nil
+  }
+
+  var description: String {
+    switch self {
+    case .commandLineToolsOnly:
+      return """
+        This Mac builds with the Command Line Tools, not Xcode, and they have no Swift Testing: \
+        no test can be built (`no such module 'Testing'`). Your code is not the problem.
+        Install Xcode 26 from the App Store, open it once, then select it:
+            \(Self.selectXcode)
+        `xcode-select -p` then prints /Applications/Xcode.app/Contents/Developer. Grade again.
+        """
+    case .noSwiftTesting:
+      return """
+        This Swift toolchain has no Swift Testing (`no such module 'Testing'`), so no test can be \
+        built. Your code is not the problem. Install Swift 6.0 or later from swift.org (the \
+        workbook is tested with 6.3.1), check `swift --version`, and grade again.
+        """
+    case .macOSTooOld:
+      return """
+        The tests cannot start on this Mac: macOS 15 or later is required. The workbook's locks are \
+        `Mutex`, from the Synchronization library, which macOS 15 was the first to ship, so the test \
+        bundle could not load libswiftSynchronization.dylib. Your code is not the problem: update \
+        macOS (System Settings > General > Software Update), then grade again.
+        """
+    }
+  }
+}
