@@ -4,7 +4,8 @@
 # its commands):
 #   1. a compile error in one chapter's starter does not stop another chapter from being graded;
 #   2. `make reset-N` restores the starter after the learner has committed their own work;
-#   3. the committed figures are what `make figures` draws.
+#   3. `make reset-N` in a copy without git history (a downloaded ZIP) refuses and loses nothing;
+#   4. the committed figures are what `make figures` draws.
 set -euo pipefail
 root="$(pwd)"
 tool="$root/.build/tools/debug/workbook"
@@ -51,7 +52,25 @@ ls .workbook/backup/DataStore-*/Extra.swift >/dev/null 2>&1 || fail "reset-1 did
 echo "✔ reset-1 restores the starter after a commit and keeps a backup"
 cd "$root"
 
-# 3. The committed figures are what the code draws (the figures are seeded, so a second run is
+# 3. Reset without git history: an export of the workbook, as a downloaded ZIP unpacks, with the
+#    learner's edit in it. GIT_CEILING_DIRECTORIES keeps git from finding a repository above it.
+zip="$work/zip"
+mkdir -p "$zip"
+git -C "$work/upstream" archive HEAD | tar -xf - -C "$zip"
+echo '// my own work' >>"$zip/Sources/DataStore/DataStore.swift"
+snapshot() { (cd "$zip" && find Sources/DataStore -type f | sort | while IFS= read -r f; do echo "$f"; cat "$f"; done | cksum); }
+before="$(snapshot)"
+set +e
+(cd "$zip" && GIT_CEILING_DIRECTORIES="$work" make -s -o "$tool" reset-1 WORKBOOK="$tool") >"$work/reset-zip.txt" 2>&1
+status=$?
+set -e
+[ "$status" -ne 0 ] || fail "reset-1 without git history should fail; it exited 0: $(cat "$work/reset-zip.txt")"
+grep -q "has no git history" "$work/reset-zip.txt" || fail "reset-1 without git history did not say why: $(cat "$work/reset-zip.txt")"
+[ "$(snapshot)" = "$before" ] || fail "reset-1 without git history changed Sources/DataStore"
+[ ! -e "$zip/.workbook" ] || fail "reset-1 without git history wrote a backup it should not need"
+echo "✔ reset-1 in a copy without git (a downloaded ZIP) changes nothing and says why"
+
+# 4. The committed figures are what the code draws (the figures are seeded, so a second run is
 #    byte-identical; `make test` built the figure program with the answers).
 figures_tool="$root/.build/answers/debug/workbook-figures"
 if [ -x "$figures_tool" ]; then
