@@ -140,7 +140,10 @@ enum Grader {
   /// signal 5, on Apple silicon) is Swift stopping on purpose at the line named: an overflow, an
   /// index out of range, a nil force-unwrapped, a lock taken twice. A bad pointer with no message of
   /// the learner's (signal 11 or 10) is most often two threads in one data structure.
-  static func crashAdvice(_ output: String) -> String {
+  ///
+  /// Without the backtracer (`onMac`: it may not run for the test host there) a trap comes with
+  /// no line: the advice then points to the tests that were running and to the Mac's crash report.
+  static func crashAdvice(_ output: String, onMac: Bool = Platform.isMac) -> String {
     if output.contains("Recursive call to lock") || output.contains(macOSRecursiveLock) {
       return "\n(A thread took a lock it already held: a `withLock` inside another `withLock` of the same "
         + "Mutex, perhaps through a closure or an observer called while the lock is held. Swift stops the "
@@ -150,6 +153,12 @@ enum Grader {
     let trapped =
       output.contains("Illegal instruction") || output.contains("Trace/breakpoint trap") || output.contains("Fatal error")
       || signal == SIGILL || signal == SIGTRAP
+    let located = output.contains("Fatal error") || output.contains(" at /")
+    if trapped && !located {
+      return "\n(Swift stopped the program on purpose, in code this exercise's tests run: an arithmetic "
+        + "overflow, an index out of range, a force-unwrapped nil or a lock taken twice, not a likely data race."
+        + (onMac ? " Console, under Crash Reports, keeps the newest report's stack with your line." : "") + ")"
+    }
     if trapped {
       return "\n(Swift stopped the program on purpose at the line above: an arithmetic overflow, an index "
         + "out of range, or a force-unwrapped nil. The test's own message could not be shown: it had not "
