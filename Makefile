@@ -35,7 +35,7 @@ MACOS_VERSION ?= $(if $(filter Darwin,$(UNAME)),$(shell sw_vers -productVersion 
 TSAN_SUPPRESSIONS := $(if $(filter Linux,$(UNAME)),suppressions='$(CURDIR)/Tools/tsan-suppressions.txt' )
 # macOS gives a process 256 open files by default. The test runs stay well under it (see
 # CONTRIBUTING.md), and the recipes that run tests raise the soft limit to 4096 where the shell may.
-RAISE_FILE_LIMIT := n=$$(ulimit -n); if [ "$$n" != unlimited ] && [ "$$n" -lt 4096 ]; then ulimit -n 4096 2>/dev/null || ulimit -n "$$(ulimit -Hn)" 2>/dev/null || true; fi;
+RAISE_FILE_LIMIT := n=$$(ulimit -Sn); if [ "$$n" != unlimited ] && [ "$$n" -lt 4096 ]; then ulimit -Sn 4096 2>/dev/null || ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; fi;
 
 .PHONY: help tool requirements progress lint sanitize mutants test check check-tooling server bench drill figures demo clean
 

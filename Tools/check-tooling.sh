@@ -2,16 +2,37 @@
 # Trials of the workbook's machinery that need a real build or a real git clone, on a copy of the
 # tree (the rules a chapter must follow are `workbook check`'s, and the tool's own tests cover
 # its commands):
-#   1. a compile error in one chapter's starter does not stop another chapter from being graded;
-#   2. `make reset-N` restores the starter after the learner has committed their own work;
-#   3. `make reset-N` in a copy without git history (a downloaded ZIP) refuses and loses nothing;
-#   4. the committed figures are what `make figures` draws.
+#   1. the Makefile's guards for a Mac: it stops on a macOS older than 15, and the recipes that run
+#      tests raise a soft limit of 256 open files (macOS's default);
+#   2. a compile error in one chapter's starter does not stop another chapter from being graded;
+#   3. `make reset-N` restores the starter after the learner has committed their own work;
+#   4. `make reset-N` in a copy without git history (a downloaded ZIP) refuses and loses nothing;
+#   5. the committed figures are what `make figures` draws.
 set -euo pipefail
 root="$(pwd)"
 tool="$root/.build/tools/debug/workbook"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "check-tooling: $*" >&2; exit 1; }
+
+# 1. The Makefile on a Mac, tried here: the macOS version is given, and the limit set lower.
+for version in 14.6.1 13 10.15.7; do
+  if make -s requirements MACOS_VERSION="$version" >"$work/requirements.txt" 2>&1; then
+    fail "make went on under macOS $version"
+  fi
+  grep -q "macOS 15 or later is required" "$work/requirements.txt" || fail "no reason given for macOS $version: $(cat "$work/requirements.txt")"
+done
+for version in 15.0 15.6.1 26.1 ""; do
+  make -s requirements MACOS_VERSION="$version" >/dev/null 2>&1 || fail "make stopped under macOS '$version'"
+done
+probe="$work/limit.mk"
+printf 'include Makefile\nprobe:\n\t@$(RAISE_FILE_LIMIT) ulimit -Sn\n' >"$probe"
+limit="$(bash -c 'ulimit -Sn 256 && make -s -f "$1" probe' _ "$probe")"
+hard="$(ulimit -Hn)"
+if [ "$hard" = unlimited ] || [ "$hard" -gt 256 ]; then
+  [ "$limit" = unlimited ] || [ "$limit" -gt 256 ] || fail "the open-file limit stayed at $limit for a test run"
+fi
+echo "✔ make stops on macOS before 15 and raises a 256 open-file limit (to $limit)"
 
 # A copy of the tree as it is now (tracked and untracked, not ignored), as an upstream repository,
 # and a learner's clone of it.
@@ -22,7 +43,7 @@ git clone -q "$work/upstream" "$work/learner"
 cd "$work/learner"
 export NO_COLOR=1
 
-# 1. Isolation. Break chapter 1's starter, grade chapter 2.
+# 2. Isolation. Break chapter 1's starter, grade chapter 2.
 echo 'this line is not Swift' >>Sources/DataStore/DataStore.swift
 set +e
 "$tool" grade 1 >"$work/grade1.txt" 2>&1
@@ -40,7 +61,7 @@ grep -q "exercises" "$work/grade2.txt" || fail "chapter 2 was not graded: $(cat 
 echo "✔ a compile error in chapter 1 does not block chapter 2"
 git checkout -q -- Sources/DataStore
 
-# 2. Reset after a commit.
+# 3. Reset after a commit.
 first_file="$(git ls-files Sources/DataStore | head -n 1)"
 echo '// my own work' >>"$first_file"
 echo 'extra' >Sources/DataStore/Extra.swift
@@ -52,7 +73,7 @@ ls .workbook/backup/DataStore-*/Extra.swift >/dev/null 2>&1 || fail "reset-1 did
 echo "✔ reset-1 restores the starter after a commit and keeps a backup"
 cd "$root"
 
-# 3. Reset without git history: an export of the workbook, as a downloaded ZIP unpacks, with the
+# 4. Reset without git history: an export of the workbook, as a downloaded ZIP unpacks, with the
 #    learner's edit in it. GIT_CEILING_DIRECTORIES keeps git from finding a repository above it.
 zip="$work/zip"
 mkdir -p "$zip"
@@ -70,7 +91,7 @@ grep -q "has no git history" "$work/reset-zip.txt" || fail "reset-1 without git 
 [ ! -e "$zip/.workbook" ] || fail "reset-1 without git history wrote a backup it should not need"
 echo "✔ reset-1 in a copy without git (a downloaded ZIP) changes nothing and says why"
 
-# 4. The committed figures are what the code draws (the figures are seeded, so a second run is
+# 5. The committed figures are what the code draws (the figures are seeded, so a second run is
 #    byte-identical; `make test` built the figure program with the answers).
 figures_tool="$root/.build/answers/debug/workbook-figures"
 if [ -x "$figures_tool" ]; then
