@@ -67,6 +67,12 @@ public struct MultipartFormData: Sendable, Equatable {
 
   /// The body: for every part `--boundary`, its headers, an empty line and its bytes, each line
   /// ended by CRLF; then `--boundary--` and a CRLF. O(total size).
+  ///
+  /// A field name or filename goes inside double quotes in the `Content-Disposition` header, so
+  /// it must not be able to end the quotes or the line: as browsers do (the WHATWG HTML standard's
+  /// multipart/form-data encoding), `"` is written `%22`, CR `%0D` and LF `%0A`; everything else,
+  /// non-ASCII included, is sent as UTF-8 (RFC 7578 §4.2). Without it, a filename such as
+  /// `a.png"\r\nX-Injected: 1` adds a header of the sender's choosing to the part.
   public func encoded() -> Data {
     Data()
   }

@@ -74,13 +74,19 @@ public struct MultipartFormData: Sendable, Equatable {
 
   /// The body: for every part `--boundary`, its headers, an empty line and its bytes, each line
   /// ended by CRLF; then `--boundary--` and a CRLF. O(total size).
+  ///
+  /// A field name or filename goes inside double quotes in the `Content-Disposition` header, so
+  /// it must not be able to end the quotes or the line: as browsers do (the WHATWG HTML standard's
+  /// multipart/form-data encoding), `"` is written `%22`, CR `%0D` and LF `%0A`; everything else,
+  /// non-ASCII included, is sent as UTF-8 (RFC 7578 §4.2). Without it, a filename such as
+  /// `a.png"\r\nX-Injected: 1` adds a header of the sender's choosing to the part.
   public func encoded() -> Data {
     var body = Data()
     func line(_ text: String) { body.append(Data((text + "\r\n").utf8)) }
     for part in parts {
       line("--\(boundary)")
-      var disposition = "Content-Disposition: form-data; name=\"\(part.name)\""
-      if let filename = part.filename { disposition += "; filename=\"\(filename)\"" }
+      var disposition = "Content-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
+      if let filename = part.filename { disposition += "; filename=\"\(Self.quoted(filename))\"" }
       line(disposition)
       if let contentType = part.contentType { line("Content-Type: \(contentType)") }
       line("")
@@ -89,6 +95,20 @@ public struct MultipartFormData: Sendable, Equatable {
     }
     line("--\(boundary)--")
     return body
+  }
+
+  /// `text` made safe to put between double quotes in a header: `"`, CR and LF percent-encoded.
+  static func quoted(_ text: String) -> String {
+    var result = ""
+    for character in text.unicodeScalars {
+      switch character {
+      case "\"": result += "%22"
+      case "\r": result += "%0D"
+      case "\n": result += "%0A"
+      default: result.unicodeScalars.append(character)
+      }
+    }
+    return result
   }
 }
 
