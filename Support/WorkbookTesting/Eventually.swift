@@ -1,7 +1,8 @@
 import Foundation
 
-/// How the code a test waits for makes progress, which decides how the wait knows it is over.
-public enum Progress: Sendable {
+/// Where the code a test waits for runs, which decides how the wait knows it is over. (Not
+/// `Progress`, which Foundation already names.)
+public enum RunsOn: Sendable {
   /// On Swift tasks alone (actors, task groups, `AsyncStream`, continuations) and the test's own
   /// seams (`ManualClock`, `Gate`, a scripted transport). The wait ends as soon as the condition
   /// holds, or fails as soon as nothing is left to run (`Quiescence`): wrong code fails at once.
@@ -26,7 +27,7 @@ public let safetyNet: Duration = .seconds(20) * sanitizerSlowdown
 /// - With `.tasks` (the default), it returns false as soon as every task is parked and the
 ///   condition still does not hold: nothing can make it hold until the test acts, so a wrong
 ///   solution fails in the time a right one passes.
-/// - With `.threads`, it polls every millisecond (the one real sleep in the tests; see `Progress`).
+/// - With `.threads`, it polls every millisecond (the one real sleep in the tests; see `RunsOn`).
 ///
 /// Either way it gives up at once when `giveUp` returns true, for example when every task under
 /// test has finished, as an unfinished starter's do, and at `within` (the safety net) at the
@@ -34,7 +35,7 @@ public let safetyNet: Duration = .seconds(20) * sanitizerSlowdown
 /// the main actor.
 @discardableResult
 public func eventually(
-  _ progress: Progress = .tasks, within timeout: Duration = safetyNet,
+  _ progress: RunsOn = .tasks, within timeout: Duration = safetyNet,
   isolation: isolated (any Actor)? = #isolation,
   giveUp: () async -> Bool = { false }, _ condition: () async -> Bool
 ) async -> Bool {

@@ -49,7 +49,7 @@ public final class Gate: Sendable {
   /// with fewer there (see `eventually`), or when `giveUp` says the code under test has finished.
   @discardableResult
   public func arrivals(
-    _ count: Int, _ progress: Progress = .tasks, giveUp: () -> Bool = { false }
+    _ count: Int, _ progress: RunsOn = .tasks, giveUp: () -> Bool = { false }
   ) async -> Bool {
     await eventually(progress, giveUp: { giveUp() }) { waiting >= count }
   }

@@ -113,7 +113,7 @@ public final class ManualClock: Clock, Sendable {
   /// code does. Use `.threads` when the sleep is reached from a thread the runtime does not run.
   @discardableResult
   public func waitForSleepers(
-    _ count: Int = 1, _ progress: Progress = .tasks, giveUp: () -> Bool = { false }
+    _ count: Int = 1, _ progress: RunsOn = .tasks, giveUp: () -> Bool = { false }
   ) async -> Bool {
     await eventually(progress, giveUp: { giveUp() }) { sleepers >= count }
   }

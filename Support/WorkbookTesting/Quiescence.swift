@@ -24,7 +24,7 @@ import Foundation
 ///
 /// What it cannot see: work on threads the Swift runtime does not run, such as a `DispatchQueue`,
 /// an `OperationQueue`, `URLSession`'s delegate threads or the practice server. A test of such
-/// code waits for an event with `eventually(.threads)` instead (see `Progress`).
+/// code waits for an event with `eventually(.threads)` instead (see `RunsOn`).
 ///
 /// The hook (`swift_task_enqueueGlobal_hook` and its main-actor twin) is part of the Swift
 /// runtime on Linux and on Apple platforms; if a toolchain ever lacks it, `isAvailable` is false,

@@ -130,7 +130,7 @@ struct Hold: Sendable {
   /// Waits until `handle`'s transfer is held. Rethrows the download's own error if it ended
   /// first (such as "not implemented"); fails the test if it is neither held nor over. Use
   /// `.threads` for a transfer that runs on `URLSession`.
-  func waitUntilHeld(_ handle: DownloadHandle, _ progress: WorkbookTesting.Progress = .tasks) async throws {
+  func waitUntilHeld(_ handle: DownloadHandle, _ progress: RunsOn = .tasks) async throws {
     let ended = Counter()
     Task {
       _ = try? await handle.result()
@@ -143,7 +143,7 @@ struct Hold: Sendable {
 
   /// Starts a download, waits until it is held, pauses it and returns its resume data.
   func pausedDownload(
-    _ downloader: Downloader, _ url: URL, to destination: URL, _ progress: WorkbookTesting.Progress = .tasks
+    _ downloader: Downloader, _ url: URL, to destination: URL, _ progress: RunsOn = .tasks
   ) async throws -> ResumeData {
     let handle = downloader.start(url, to: destination)
     try await waitUntilHeld(handle, progress)

@@ -90,7 +90,7 @@ func failure<T>(of task: Task<T, any Error>) async -> NetworkError? {
 /// the test ends at once instead of hanging.
 func wakeSleepers<T>(
   on clock: ManualClock, of task: Task<T, any Error>, until done: Counter, step: Duration = .seconds(3_600), rounds: Int = 10,
-  _ progress: WorkbookTesting.Progress = .threads
+  _ progress: RunsOn = .threads
 ) async {
   for _ in 0..<rounds {
     guard await clock.waitForSleepers(1, progress, giveUp: { done.value > 0 }) else { return }
