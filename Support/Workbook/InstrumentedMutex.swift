@@ -1,5 +1,5 @@
-// Given: the lock `Observable` keeps its state in, a `Mutex` with a hook for the tests. Nothing to
-// do here: use it exactly as you would use a `Mutex`.
+// Given to every chapter: a `Mutex` with a hook for the tests. Chapter 1's `LockedStore` and
+// chapter 2's `Observable` keep their state in one. Use it exactly as you would use a `Mutex`.
 import Synchronization
 
 /// A `Mutex` that lets a test step in each time it is unlocked.
@@ -8,19 +8,19 @@ import Synchronization
 /// closure. The one addition is `afterUnlock`, which runs on the unlocking thread right after
 /// every `withLock` returns, outside the lock. The app passes nothing, so it costs one branch. A
 /// test passes a closure and acts at exactly the moments another thread could: between one
-/// critical section and the next. That is how the tests check that a write made at any such
-/// moment is neither lost nor stranded.
-struct InstrumentedMutex<Value: ~Copyable>: ~Copyable, Sendable {
+/// critical section and the next. Whatever a caller splits across two `withLock` calls, a test
+/// can get in between (WorkbookTesting's `Intruder` does it).
+public struct InstrumentedMutex<Value: ~Copyable>: ~Copyable, Sendable {
   private let mutex: Mutex<Value>
   private let afterUnlock: (@Sendable () -> Void)?
 
-  init(_ initialValue: consuming sending Value, afterUnlock: (@Sendable () -> Void)? = nil) {
+  public init(_ initialValue: consuming sending Value, afterUnlock: (@Sendable () -> Void)? = nil) {
     mutex = Mutex(initialValue)
     self.afterUnlock = afterUnlock
   }
 
   /// Runs `body` with the value, locked; then, unlocked, the test's hook if there is one.
-  borrowing func withLock<Result: ~Copyable, E: Error>(
+  public borrowing func withLock<Result: ~Copyable, E: Error>(
     _ body: (inout sending Value) throws(E) -> sending Result
   ) throws(E) -> sending Result {
     defer { afterUnlock?() }

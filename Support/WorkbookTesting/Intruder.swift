@@ -1,15 +1,15 @@
 import Foundation
-import WorkbookTesting
 
-/// Another thread that acts once, right after the n-th time an observable's lock is released:
-/// a second writer arriving at one exact moment between two critical sections.
+/// Another thread that acts once, right after the n-th time a lock is released: a second caller
+/// arriving at one exact moment between two critical sections.
 ///
-/// Pass `afterUnlock` to `Observable(_:afterUnlock:)`, `arm` it with what the other thread does,
-/// then make the write under test. At the chosen unlock, the thread that released the lock waits
+/// Pass `afterUnlock` to the code under test's `InstrumentedMutex` (for example
+/// `Observable(_:afterUnlock:)` or `LockedStore(_:afterUnlock:)`), `arm` it with what the other
+/// thread does, then make the call under test. At the chosen unlock, the thread that released the lock waits
 /// there, outside the lock, while a new thread runs the action to its end. Unlocks made while the
 /// action runs are not counted. A test that tries n = 1, 2, 3... until the intruder no longer
 /// gets its turn has stepped in at every moment the code under test leaves the lock.
-final class Intruder: @unchecked Sendable {
+public final class Intruder: @unchecked Sendable {
   private let lock = NSLock()
   private let moment: Int
   private var unlocks = 0
@@ -18,28 +18,28 @@ final class Intruder: @unchecked Sendable {
   private var ran = false
   private var stuck = false
 
-  init(at moment: Int) { self.moment = moment }
+  public init(at moment: Int) { self.moment = moment }
 
   /// Counts unlocks from now on and runs `action` on a new thread at the chosen one.
-  func arm(_ action: @escaping @Sendable () -> Void) {
+  public func arm(_ action: @escaping @Sendable () -> Void) {
     lock.withLock { self.action = action }
   }
 
   /// Stops counting.
-  func disarm() {
+  public func disarm() {
     lock.withLock { action = nil }
   }
 
   /// Whether the action ran: false when the lock was released fewer times than the chosen moment.
-  var intruded: Bool { lock.withLock { ran } }
+  public var intruded: Bool { lock.withLock { ran } }
 
   /// Whether the action did not finish within the safety net: it waited for something the
   /// interrupted thread held (a lock of its own, say), which correct code never makes it do.
-  var gotStuck: Bool { lock.withLock { stuck } }
+  public var gotStuck: Bool { lock.withLock { stuck } }
 
   /// The hook for the lock: counts the unlock and, at the chosen one, runs the action on another
   /// thread and waits for it.
-  @Sendable func afterUnlock() {
+  @Sendable public func afterUnlock() {
     let now = lock.withLock { () -> (@Sendable () -> Void)? in
       guard let action, !running else { return nil }
       unlocks += 1
