@@ -106,15 +106,16 @@ struct Exercise2_RequestBuilderTests {
     form.append("1", name: "a\"b")
     form.append(Data([1]), name: "file", filename: "x.png\"\r\nX-Injected: 1\r\n\r\nöl", contentType: "image/png")
     let text = String(decoding: form.encoded(), as: UTF8.self)
+    // CR and LF shown as \r and \n, so the message shows where the lines break.
+    let shown = text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
     #expect(
       text.contains("name=\"a%22b\"\r\n"),
-      "a quote inside a field name should be sent as %22, as browsers do, so the name stays one quoted string; got:\n\(text)")
+      "a quote inside a field name should be sent as %22, as browsers do, so the name stays one quoted string; got: \(shown)")
     #expect(
       text.contains("filename=\"x.png%22%0D%0AX-Injected: 1%0D%0A%0D%0Aöl\"\r\n"),
-      "a quote, CR and LF inside a filename should be sent as %22, %0D and %0A, and non-ASCII as plain UTF-8 (RFC 7578 §4.2); got:\n\(text)")
-    #expect(
-      !text.contains("\r\nX-Injected"),
-      "a filename must never start a header line of its own: escape CR and LF in it")
+      "a quote, CR and LF inside a filename should be sent as %22, %0D and %0A, and non-ASCII as plain UTF-8 (RFC 7578 §4.2); got: \(shown)"
+    )
+    #expect(!text.contains("\r\nX-Injected"), "a filename must never start a header line of its own: escape CR and LF in it")
   }
 
   @Test func theBuiltRequestReachesARealURLSession() async throws {

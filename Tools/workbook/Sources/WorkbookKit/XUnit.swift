@@ -28,11 +28,30 @@ struct TestCase: Codable, Equatable {
 
 /// Reads the `<testcase>` elements of an xUnit file.
 func readXUnit(_ path: String) -> [TestCase]? {
-  guard let parser = XMLParser(contentsOf: URL(fileURLWithPath: path)) else { return nil }
+  guard let data = FileManager.default.contents(atPath: path) else { return nil }
+  let parser = XMLParser(data: xmlSafe(data))
   let reader = XUnitReader()
   parser.delegate = reader
   guard parser.parse() else { return nil }
   return reader.cases
+}
+
+/// The report with every character XML 1.0 forbids (the C0 controls but tab, LF and CR) turned
+/// into `?`, raw or written as a character reference. A failure message quoting binary data (a
+/// body with a 0x01 byte, say) is written into the report as it is, and one such byte would
+/// otherwise make the whole report unreadable and the run look like a crash.
+func xmlSafe(_ data: Data) -> Data {
+  var bytes = [UInt8](data)
+  for index in bytes.indices where bytes[index] < 0x20 && ![0x09, 0x0A, 0x0D].contains(bytes[index]) {
+    bytes[index] = UInt8(ascii: "?")
+  }
+  var text = String(decoding: bytes, as: UTF8.self)
+  for code in 0..<0x20 where ![0x09, 0x0A, 0x0D].contains(code) {
+    for reference in ["&#\(code);", "&#x\(String(code, radix: 16));", "&#x\(String(code, radix: 16, uppercase: true));"] {
+      text = text.replacingOccurrences(of: reference, with: "?")
+    }
+  }
+  return Data(text.utf8)
 }
 
 private final class XUnitReader: NSObject, XMLParserDelegate {

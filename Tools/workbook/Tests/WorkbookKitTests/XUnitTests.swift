@@ -33,6 +33,14 @@ struct XUnitTests {
         + "Expectation failed: (double(value) → -6) < -100 (error): a second issue")
   }
 
+  @Test("a failure that quotes binary data (a raw 0x01, or &#1;) is read, not taken for a crash")
+  func controlBytes() throws {
+    let cases = try #require(readXUnit(Self.fixture("control-bytes.xml")), "XML 1.0 forbids these bytes; the reader must not give up")
+    #expect(cases.map(\.name) == ["multipartNamesAreEscaped()", "multipartBodiesAreExactToTheByte()"])
+    #expect(cases.first?.failure?.contains("Content-Type: image/png") == true)
+    #expect(cases.last?.failure == nil)
+  }
+
   @Test("a crash leaves a report with no test case, or with the cases finished before it; a missing one is nil")
   func crashedReports() {
     #expect(readXUnit(Self.fixture("crashed-before-results.xml")) == [])
