@@ -8,13 +8,17 @@ import Foundation
 /// and `arrivals(_:)` waits for them, so no test guesses how long the code takes to get there.
 ///
 /// Waiting ignores cancellation on purpose: it stands for work that takes a while to notice it was
-/// cancelled, which is exactly the window a cancellation test needs to hold open.
+/// cancelled, which is exactly the window a cancellation test needs to hold open. So that a test
+/// which stops early (a failed `#require` before it opens the gate) cannot leave a caller parked
+/// for ever, and with it the whole test run, a caller still parked after `safetyNet` is let
+/// through. Correct code never waits that long: the test opens the gate as soon as it has acted.
 public final class Gate: Sendable {
   private struct State {
     var isOpen = false
     var passes = 0
     var arrived = 0
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    var nextID: UInt64 = 0
+    var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
   private let state = Locked(State())
@@ -25,17 +29,27 @@ public final class Gate: Sendable {
   /// Parks the caller until the gate is opened or lets one through.
   public func pass() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let through = state.withLock { state -> Bool in
+      let parked = state.withLock { state -> UInt64? in
         state.arrived += 1
-        if state.isOpen { return true }
+        if state.isOpen { return nil }
         if state.passes > 0 {
           state.passes -= 1
-          return true
+          return nil
         }
-        state.waiters.append(continuation)
-        return false
+        state.nextID += 1
+        state.waiters.append((state.nextID, continuation))
+        return state.nextID
       }
-      if through { continuation.resume() }
+      guard let parked else { return continuation.resume() }
+      let (seconds, attoseconds) = safetyNet.components
+      let limit = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+      DispatchQueue.global().asyncAfter(deadline: limit) { [state] in
+        let stuck = state.withLock { state -> CheckedContinuation<Void, Never>? in
+          guard let index = state.waiters.firstIndex(where: { $0.id == parked }) else { return nil }
+          return state.waiters.remove(at: index).continuation
+        }
+        stuck?.resume()
+      }
     }
   }
 
@@ -59,7 +73,7 @@ public final class Gate: Sendable {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       state.isOpen = true
       defer { state.waiters = [] }
-      return state.waiters
+      return state.waiters.map(\.continuation)
     }
     for waiter in waiters { waiter.resume() }
   }
@@ -68,7 +82,7 @@ public final class Gate: Sendable {
   /// a pass that is left over.
   public func release(_ count: Int = 1) {
     let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      let now = Array(state.waiters.prefix(count))
+      let now = state.waiters.prefix(count).map(\.continuation)
       state.waiters.removeFirst(now.count)
       state.passes += count - now.count
       return now
