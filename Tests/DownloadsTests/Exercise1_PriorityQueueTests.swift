@@ -3,7 +3,7 @@ import WorkbookTesting
 
 @testable import Downloads
 
-@Suite("Exercise 1 — A priority queue with aging")
+@Suite("Exercise 1 — A priority queue with aging", .timeLimit(.minutes(1)))
 struct Exercise1_PriorityQueueTests {
   func drain(_ queue: inout PriorityQueue<String, ManualClock>) -> [String] {
     var order: [String] = []
