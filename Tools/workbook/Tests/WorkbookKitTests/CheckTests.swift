@@ -60,7 +60,7 @@ struct CheckTests {
       """
     #expect(
       declaredTypes(source) == [
-        DeclaredType(name: "Exercise5_ViewModelTests", line: 4, suiteTitle: "Exercise 5 — The screen's view model"),
+        DeclaredType(name: "Exercise5_ViewModelTests", line: 4, suiteTitle: "Exercise 5 — The screen's view model", hasTimeLimit: true),
         DeclaredType(name: "Fixture", line: 5, suiteTitle: nil),
         DeclaredType(name: "Helper", line: 7, suiteTitle: nil),
       ])
@@ -148,6 +148,17 @@ struct CheckTests {
         "Tests/CountersTests/Exercise1_CounterTests.swift:6: the suite is titled “Exercise 1 — One counter”, but "
           + "Chapters/07-counters/exercises.json calls exercise 1 “A counter”; title it "
           + "@Suite(\"Exercise 1 — A counter\")"))
+  }
+
+  @Test("an exercise suite without a time limit")
+  func suiteWithoutTimeLimit() throws {
+    let workbook = try ScratchWorkbook()
+    try workbook.edit(
+      "Tests/CountersTests/Exercise1_CounterTests.swift", replacing: ", .timeLimit(.minutes(1))", with: "")
+    #expect(
+      workbook.report().contains(
+        "Tests/CountersTests/Exercise1_CounterTests.swift:6: the suite Exercise1_CounterTests has no time limit; "
+          + "add .timeLimit(.minutes(1)) to its @Suite"))
   }
 
   @Test("a note in parentheses after a suite's title is allowed")

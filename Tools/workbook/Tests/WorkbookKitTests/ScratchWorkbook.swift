@@ -228,7 +228,7 @@ final class ScratchWorkbook {
 
       @testable import Counters
 
-      @Suite("Exercise 1 — A counter")
+      @Suite("Exercise 1 — A counter", .timeLimit(.minutes(1)))
       struct Exercise1_CounterTests {
         @Test func countsOne() throws {
           var counter = Counter()

@@ -6,24 +6,29 @@ struct DeclaredType: Equatable {
   let line: Int
   /// The suite's display name, `@Suite("…")`; nil when it has none (or no `@Suite` at all).
   let suiteTitle: String?
+  /// Whether its `@Suite` attribute carries a `.timeLimit(…)` trait.
+  var hasTimeLimit = false
 }
 
 /// The types a Swift file declares (`struct`, `class`, `enum`, `actor`; not extensions), in order.
 func declaredTypes(_ source: String) -> [DeclaredType] {
   var types: [DeclaredType] = []
   var pendingTitle: String?
+  var pendingTimeLimit = false
   for (index, line) in source.components(separatedBy: "\n").enumerated() {
     let trimmed = line.trimmingCharacters(in: .whitespaces)
     if trimmed.hasPrefix("//") { continue }
     if trimmed.hasPrefix("@Suite") {
       pendingTitle = matches(#"@Suite\(\s*"((?:[^"\\]|\\.)*)""#, in: trimmed).first?[1]
     }
+    if trimmed.contains(".timeLimit(") { pendingTimeLimit = true }
     let declaration =
       #"^\s*(?:(?:public|internal|private|fileprivate|final|nonisolated|@\w+(?:\([^)]*\))?)\s+)*"#
       + #"(?:struct|class|enum|actor)\s+([A-Za-z_][A-Za-z0-9_]*)"#
     if let name = matches(declaration, in: line).first?[1] {
-      types.append(DeclaredType(name: name, line: index + 1, suiteTitle: pendingTitle))
+      types.append(DeclaredType(name: name, line: index + 1, suiteTitle: pendingTitle, hasTimeLimit: pendingTimeLimit))
       pendingTitle = nil
+      pendingTimeLimit = false
     }
   }
   return types
@@ -119,6 +124,11 @@ extension Checker {
             }
           } else {
             problem("\(place): the suite \(type.name) has no title; give it \(expected)")
+          }
+          if !type.hasTimeLimit {
+            problem(
+              "\(place): the suite \(type.name) has no time limit; add .timeLimit(.minutes(1)) to its @Suite, so a "
+                + "test that never ends fails on its own instead of hanging the grader")
           }
         } else if exercisePrefix(type.name) == nil, let title = type.suiteTitle,
           let number = matches(#"^Exercise (\d+)\b"#, in: title).first.flatMap({ Int($0[1]) })
