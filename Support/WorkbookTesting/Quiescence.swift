@@ -47,6 +47,9 @@ public enum Quiescence {
       await fallbackPause()
       return false
     }
+    // A task whose current job started before the hook runs uncounted; a hop through a new task
+    // makes the rest of it counted, so its own suspension below is what can bring the count to 0.
+    await Task.detached {}.value
     let id = state.withLock { state -> UInt64 in
       state.nextWatcher += 1
       return state.nextWatcher
