@@ -95,14 +95,21 @@ struct ResourceLimitTests {
   func idleConnectionsMakeRoom() async throws {
     try await withServer(Self.limits { $0.maximumConnections = 2 }) { server in
       let port = server.port
-      let (first, second) = try await onThread {
+      // The first must be idle before the second is opened: a response is written before its
+      // thread goes back to waiting, so two quick exchanges could go idle in either order.
+      let first = try await onThread {
         let first = try RawConnection(port: port)
         first.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         _ = try first.response()
+        return first
+      }
+      let firstIdle = await eventually(.threads) { server.statistics.idleConnections == 1 }
+      #expect(firstIdle, "the first kept-alive connection should be idle before the second opens")
+      let second = try await onThread {
         let second = try RawConnection(port: port)
         second.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         _ = try second.response()
-        return (first, second)
+        return second
       }
       let idle = await eventually(.threads) { server.statistics.idleConnections == 2 }
       #expect(idle, "both kept-alive connections should be idle, waiting for a next request")
