@@ -26,16 +26,19 @@ import Foundation
 /// an `OperationQueue`, `URLSession`'s delegate threads or the practice server. A test of such
 /// code waits for an event with `eventually(.threads)` instead (see `RunsOn`).
 ///
-/// The hook (`swift_task_enqueueGlobal_hook` and its main-actor twin) is part of the Swift
-/// runtime on Linux and on Apple platforms; if a toolchain ever lacks it, `isAvailable` is false,
-/// waits fall back to polling with a safety net, and a check that something has *not* happened
-/// only becomes more lenient: a correct solution still passes.
+/// Jobs on the main actor no longer pass the runtime's hook (see `waitUntilIdle`), so
+/// `settle()` also flushes the main queue until it wakes nothing.
+///
+/// The hook (`swift_task_enqueueGlobal_hook`) is part of the Swift runtime on Linux and on Apple
+/// platforms; if a toolchain ever lacks it, `isAvailable` is false, waits fall back to polling
+/// with a safety net, and a check that something has *not* happened only becomes more lenient: a
+/// correct solution still passes.
 public enum Quiescence {
   /// Whether the runtime hook is installed in this process.
   public static var isAvailable: Bool { installed }
 
   /// How many jobs are queued or running right now, counted since the hook was installed.
-  public static var pendingJobs: Int { state.withLock { $0.pending } }
+  public static var pendingJobs: Int { counts.pending }
 
   /// Suspends the caller until every task in the process is suspended, and returns true; or
   /// returns false at `deadline` if the process never stops (a task that spins forever).
@@ -47,45 +50,84 @@ public enum Quiescence {
       await fallbackPause()
       return false
     }
-    // A task whose current job started before the hook runs uncounted; a hop through a new task
-    // makes the rest of it counted, so its own suspension below is what can bring the count to 0.
-    await Task.detached {}.value
-    let id = state.withLock { state -> UInt64 in
-      state.nextWatcher += 1
-      return state.nextWatcher
+    // The watching happens on a thread of its own, which blocks: no job of the watcher's is ever
+    // on the count, so what the count shows is the code under test alone, however many tests
+    // settle at once. The caller is parked meanwhile, its own job off the count too.
+    let remaining = max(0, ContinuousClock.now.duration(to: deadline).seconds)
+    return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+      let watcher = Thread { continuation.resume(returning: waitUntilIdle(until: Date(timeIntervalSinceNow: remaining))) }
+      watcher.start()
     }
-    let timer = DispatchWorkItem {
-      let watcher = state.withLock { $0.watchers.removeValue(forKey: id) }
-      watcher?.resume(returning: false)
+  }
+
+  /// Blocks until nothing is left to run, or returns false at `deadline`.
+  ///
+  /// The main actor's jobs pass by the hook: since Swift 6.2 the main executor is written in
+  /// Swift and no longer calls `swift_task_enqueueMainExecutor_hook`, so a job waiting on the main
+  /// queue is invisible to the count, and the count alone can reach 0 while one waits there. So
+  /// once the count is 0, a marker goes on the main queue and is waited for. The main queue runs
+  /// in order, so every main job queued before the marker has run when it does; if any of them
+  /// queued a job, the process was not idle and it starts over. Two quiet rounds in a row end it,
+  /// so a main job that queues one more main job before going quiet is waited for too.
+  private static func waitUntilIdle(until deadline: Date) -> Bool {
+    var quietRounds = 0
+    while quietRounds < 2 {
+      guard let before = counts.waitForZero(until: deadline) else { return false }
+      let marker = DispatchSemaphore(value: 0)
+      DispatchQueue.main.async { marker.signal() }
+      guard marker.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success else { return false }
+      quietRounds = counts.queued == before ? quietRounds + 1 : 0
     }
-    let settled = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-      let idleAlready = state.withLock { state -> Bool in
-        // The caller's own job is counted while it runs, so zero means it runs uncounted (it
-        // started before the hook) and everyone else is already parked.
-        if state.pending == 0 { return true }
-        state.watchers[id] = continuation
-        return false
-      }
-      if idleAlready {
-        continuation.resume(returning: true)
-      } else {
-        let delay = max(0, ContinuousClock.now.duration(to: deadline).seconds)
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: timer)
-      }
-    }
-    timer.cancel()
-    return settled
+    return true
   }
 
   // MARK: - The hook
 
-  private struct State {
-    var pending = 0
-    var nextWatcher: UInt64 = 0
-    var watchers: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+  /// The jobs the hook has seen, behind a condition the watcher threads wait on. (`NSCondition`
+  /// rather than `Mutex`: the thread sanitizer sees it; see `Locked`.)
+  private final class Counts: @unchecked Sendable {
+    private let condition = NSCondition()
+    /// Jobs queued or running now.
+    private var pendingJobs = 0
+    /// Jobs ever queued: a watcher compares two readings to tell whether anything ran between.
+    private var queuedJobs: UInt64 = 0
+
+    var pending: Int { locked { pendingJobs } }
+    var queued: UInt64 { locked { queuedJobs } }
+
+    func jobQueued() {
+      locked {
+        pendingJobs += 1
+        queuedJobs += 1
+      }
+    }
+
+    func jobEnded() {
+      locked {
+        pendingJobs -= 1
+        if pendingJobs == 0 { condition.broadcast() }
+      }
+    }
+
+    /// Blocks until no job is queued or running, and returns how many were ever queued then; or
+    /// nil at `deadline`.
+    func waitForZero(until deadline: Date) -> UInt64? {
+      locked {
+        while pendingJobs > 0 {
+          if !condition.wait(until: deadline) && pendingJobs > 0 { return nil }
+        }
+        return queuedJobs
+      }
+    }
+
+    private func locked<Result>(_ body: () -> Result) -> Result {
+      condition.lock()
+      defer { condition.unlock() }
+      return body()
+    }
   }
 
-  private static let state = Locked(State())
+  private static let counts = Counts()
 
   private typealias Original = @convention(thin) (UnownedJob) -> Void
   private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
@@ -127,19 +169,9 @@ public enum Quiescence {
   }
   private static let counting = CountingExecutor()
 
-  fileprivate static func jobQueued() {
-    state.withLock { $0.pending += 1 }
-  }
+  fileprivate static func jobQueued() { counts.jobQueued() }
 
-  fileprivate static func jobEnded() {
-    let watchers = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
-      state.pending -= 1
-      guard state.pending == 0, !state.watchers.isEmpty else { return [] }
-      defer { state.watchers = [:] }
-      return Array(state.watchers.values)
-    }
-    for watcher in watchers { watcher.resume(returning: true) }
-  }
+  fileprivate static func jobEnded() { counts.jobEnded() }
 
   /// Without the hook: a short real pause, the one place WorkbookTesting sleeps for real besides
   /// `eventually(.threads)`'s poll. Only leniency can come of it, never a wrong failure.

@@ -1,4 +1,3 @@
-import Dispatch
 import Observation
 import Testing
 import WorkbookTesting
@@ -8,17 +7,6 @@ import WorkbookTesting
 @Suite("Exercise 6 — The Observation framework, continuously", .timeLimit(.minutes(1)))
 @MainActor
 struct Exercise6_ObservationTests {
-  /// Returns once everything a change on the main actor set off has run: the hop back to the main
-  /// actor (a task, or a block on the main queue, whichever the tracker uses: both wait behind
-  /// this test's own turn), the read it makes, and the consumer taking the value. Anything not
-  /// there by then will not come without another change.
-  func settleMainActor() async {
-    await withCheckedContinuation { continuation in
-      DispatchQueue.main.async { continuation.resume() }
-    }
-    await settle()
-  }
-
   /// Consumes `stream` on the main actor into a recorder, and says when the loop has ended.
   func consume<Value: Sendable>(_ stream: AsyncStream<Value>) -> (Recorder<Value>, Recorder<Bool>, Task<Void, Never>) {
     Quiescence.install()  // before the consumer starts, so `settle()` counts it
@@ -47,10 +35,10 @@ struct Exercise6_ObservationTests {
   func everyChangeArrives() async {
     let model = ProfileModel(name: "Ada")
     let (received, _, task) = consume(observations { model.name })
-    await settleMainActor()
+    await settle()
     #expect(received.values == ["Ada"], "the stream starts with the current value")
     model.name = "Grace"
-    await settleMainActor()
+    await settle()
     let stale =
       received.values == ["Ada", "Ada"]
       ? ". The old value again: onChange fires in willSet, before the new value is stored, so read after the hop to the main actor, not inside onChange"
@@ -58,7 +46,7 @@ struct Exercise6_ObservationTests {
     #expect(
       received.values == ["Ada", "Grace"], "the first change arrives with the value after the change; got \(received.values)\(stale)")
     model.name = "Linus"
-    await settleMainActor()
+    await settle()
     #expect(
       received.values == ["Ada", "Grace", "Linus"],
       "the second change must arrive too: onChange fires once, so tracking must be registered again after every change; got \(received.values)"
@@ -70,10 +58,10 @@ struct Exercise6_ObservationTests {
   func changesInOneTurnCoalesce() async {
     let model = ProfileModel(name: "Ada", unreadCount: 0)
     let (received, _, task) = consume(observations { "\(model.name): \(model.unreadCount)" })
-    await settleMainActor()
+    await settle()
     model.name = "Grace"
     model.unreadCount = 3
-    await settleMainActor()
+    await settle()
     #expect(
       received.values == ["Ada: 0", "Grace: 3"],
       "two writes in one turn: one new value, read after both, with both changes; got \(received.values)")
@@ -83,12 +71,12 @@ struct Exercise6_ObservationTests {
   @Test func propertiesNotReadAreNotTracked() async {
     let model = ProfileModel(name: "Ada", unreadCount: 0)
     let (received, _, task) = consume(observations { model.name })
-    await settleMainActor()
+    await settle()
     model.unreadCount = 5
-    await settleMainActor()
+    await settle()
     #expect(received.values == ["Ada"], "read() never touched unreadCount, so changing it must not produce a value; got \(received.values)")
     model.name = "Grace"
-    await settleMainActor()
+    await settle()
     #expect(received.values == ["Ada", "Grace"], "a change to name still arrives; got \(received.values)")
     task.cancel()
   }
@@ -102,16 +90,16 @@ struct Exercise6_ObservationTests {
         reads.increment()
         return model.name
       })
-    await settleMainActor()
+    await settle()
     model.name = "Grace"
-    await settleMainActor()
+    await settle()
     #expect(received.values == ["Ada", "Grace"], "two values before the consumer stops; got \(received.values)")
     task.cancel()
-    await settleMainActor()
+    await settle()
     #expect(finished.count == 1, "cancelling the consuming task must end its for-await loop")
     let readsBefore = reads.value
     model.name = "Linus"
-    await settleMainActor()
+    await settle()
     #expect(
       reads.value == readsBefore,
       "the consumer is gone: a later change must not read and re-register again (that is work, and a registration, kept alive forever)")

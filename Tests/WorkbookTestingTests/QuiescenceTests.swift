@@ -37,6 +37,34 @@ struct QuiescenceTests {
     await walker.value
   }
 
+  @Test("settle waits for work on the main actor, whose jobs pass by the runtime's hook")
+  func settleWaitsForTheMainActor() async {
+    Quiescence.install()
+    let done = Counter()
+    for _ in 0..<20 {
+      // Main-actor work that hops off and back, and main-actor work that queues more of itself.
+      Task { @MainActor in
+        await Task.detached { await Task.yield() }.value
+        await Task { @MainActor in done.increment() }.value
+        done.increment()
+      }
+    }
+    await settle()
+    #expect(done.value == 40, "settle returned while \(40 - done.value) pieces of main-actor work could still run")
+  }
+
+  @Test("tests that settle at the same time do not keep each other from settling")
+  func concurrentSettlesEnd() async {
+    Quiescence.install()
+    // An hour's safety net: if settling tasks counted each other as work, none would end before
+    // the suite's time limit.
+    let settled = await withTaskGroup(of: Bool.self) { group in
+      for _ in 0..<8 { group.addTask { await Quiescence.settle(before: .now.advanced(by: .seconds(3_600))) } }
+      return await group.reduce(true) { $0 && $1 }
+    }
+    #expect(settled, "every settle should end, and end by settling rather than at its deadline")
+  }
+
   @Test("a settle that never comes ends at its deadline")
   func settleHasADeadline() async {
     Quiescence.install()  // before the task: jobs queued before the hook are not counted
