@@ -34,7 +34,8 @@ struct RatingsStoreTests {
     #expect(store.load(now: clock.now()).isEmpty)
     let aside = ".workbook/review.json.corrupt-20261125T180000Z"
     #expect(try workbook.read(aside) == "{ \"version\": 1, \"cards\": ", "the old file is kept as it was")
-    #expect(said == ["\(RatingsStore.relativePath) was set aside as \(aside) because it could not be read; your ratings start afresh and the old file is kept."])
+    #expect(
+      said == ["\(RatingsStore.relativePath) was set aside as \(aside) because it could not be read; your ratings start afresh and the old file is kept."])
     #expect(!said[0].contains("\n"), "one line")
     try store.record(.easy, for: sampleQuestions()[0], schedule: schedule, at: clock.now())
     #expect(store.load(now: clock.now()).count == 1, "a new file starts")
@@ -111,9 +112,12 @@ struct RatingsStoreTests {
     #expect(
       QuestionKey.slug(long) == QuestionKey.slug(long.replacingOccurrences(of: "data", with: "or leaks data")),
       "an edit after the twelfth word keeps the key")
-    #expect(QuestionKey.slug("Actor, `Mutex`, `NSLock`, or a concurrent queue: how do you choose?") == "actor-mutex-nslock-or-a-concurrent-queue-how-do-you-choose")
+    #expect(
+      QuestionKey.slug("Actor, `Mutex`, `NSLock`, or a concurrent queue: how do you choose?") == "actor-mutex-nslock-or-a-concurrent-queue-how-do-you-choose")
     #expect(QuestionKey.slug("Où est l’élan?") == "ou-est-l-elan")
-    #expect(QuestionKey.slug("one two three four five six seven eight nine ten eleven twelve thirteen") == "one-two-three-four-five-six-seven-eight-nine-ten-eleven-twelve")
+    #expect(
+      QuestionKey.slug("one two three four five six seven eight nine ten eleven twelve thirteen")
+        == "one-two-three-four-five-six-seven-eight-nine-ten-eleven-twelve")
     let questions = InterviewQuestion.parse("## Why?\n## Why?\n", chapter: 3, chapterTitle: "T")
     #expect(questions.map(\.key) == ["3/why", "3/why-2"])
   }

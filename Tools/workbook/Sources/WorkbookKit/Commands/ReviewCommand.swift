@@ -38,7 +38,7 @@ struct ReviewCommand: Command {
       print(plan.message)
       return true
     }
-    print(Style.bold(plan.message))
+    print(plan.message)
     if let timeLimit { print(Style.dim("You have \(minutesAndSeconds(timeLimit)) an answer.")) }
     let session = InterviewSession(
       keys: keys, clock: clock, write: InterviewSession.toStandardOutput, store: store, timeLimit: timeLimit)
@@ -59,13 +59,15 @@ struct ReviewCommand: Command {
   /// The due questions of `chapter` (every chapter when nil), weakest and most overdue first, at
   /// most `limit`; or why there are none: nothing rated yet (and how to start), or nothing due
   /// yet (and when the next question is).
+  ///
+  /// - Complexity: O(n log n) for n questions (the ratings are read once).
   static func plan(
     _ questions: [InterviewQuestion], store: RatingsStore, schedule: Schedule, now: Date, chapter: Int?, limit: Int?,
     firstChapter: Int = 1
   ) -> Plan {
     let asked = questions.filter { chapter == nil || $0.chapter == chapter }
-    let cards = store.reconcile(questions, now: now).filter { key, _ in asked.contains { $0.key == key } }
     let byKey = Dictionary(asked.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    let cards = store.reconcile(questions, now: now).filter { byKey[$0.key] != nil }
     guard !cards.isEmpty else {
       let start = chapter ?? firstChapter
       let scope = chapter.map { " in chapter \($0)" } ?? ""
@@ -93,7 +95,7 @@ struct ReviewCommand: Command {
     let more = queue.count > due.count ? " (\(queue.count) in all; LIMIT=\(due.count) keeps this session short)" : ""
     var lines = ["\(due.count) question\(due.count == 1 ? "" : "s") due\(more):"]
     for question in due {
-      let card = cards[question.key]!
+      guard let card = cards[question.key] else { continue }
       let late = schedule.daysOverdue(card, at: now)
       let lateness = late > 0 ? ", \(late) day\(late == 1 ? "" : "s") late" : ""
       lines.append("  ch\(question.chapter)  [\(card.lastRating.rawValue)\(lateness)] \(question.heading)")

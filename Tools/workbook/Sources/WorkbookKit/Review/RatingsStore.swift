@@ -144,7 +144,8 @@ struct RatingsStore {
     if rename(file, aside) == 0 {
       report("\(Self.relativePath) was set aside as \(shown) because \(reason); your ratings start afresh and the old file is kept.")
     } else {
-      let message = "\(Self.relativePath) cannot be read (\(reason)) nor moved aside (\(String(cString: strerror(errno)))); it is left as it is and no rating is saved."
+      let message =
+        "\(Self.relativePath) cannot be read (\(reason)) nor moved aside (\(String(cString: strerror(errno)))); it is left as it is and no rating is saved."
       report(message)
       throw Failure(message)
     }
