@@ -65,7 +65,7 @@ struct RatingsStore {
   func save(_ cards: [String: Card]) throws {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let data = try encoder.encode(Contents(version: Self.version, cards: cards))
     let folder = (file as NSString).deletingLastPathComponent
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
