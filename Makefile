@@ -98,6 +98,17 @@ walkthrough-%: $(WORKBOOK) ## interview practice: one question at a time, Enter 
 progress: $(WORKBOOK) ## every chapter with a progress bar
 	@$(WORKBOOK) progress
 
+.PHONY: review flashcards
+review: $(WORKBOOK) ## the interview questions due again (SM-2 spacing), weakest and most overdue first
+##      CHAPTER=N           one chapter's questions
+##      LIMIT=K             at most K questions this time
+##      TIMED=1             a countdown while you answer: 1 is two minutes; or 90 (seconds),
+##                          3m, 1m30s (make walkthrough-N TIMED=1 works too)
+	@$(WORKBOOK) review $(if $(CHAPTER),--chapter $(CHAPTER)) $(if $(LIMIT),--limit $(LIMIT)) $(if $(TIMED),--timed $(TIMED))
+
+flashcards: $(WORKBOOK) ## every interview question as an Anki deck, one per chapter: .workbook/flashcards.txt
+	@$(WORKBOOK) flashcards
+
 server: requirements ## the local practice API server, to poke with curl (chapter 3 on); Ctrl-C stops it
 	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)
 
@@ -157,6 +168,7 @@ figures: ## redraw the chapters' SVG figures from seeded simulations
 
 check-tooling: $(WORKBOOK)
 	@Tools/check-tooling.sh
+	@Tools/check-review.sh
 
 clean:
 	rm -rf .build .mutant

@@ -12,6 +12,8 @@ public enum WorkbookTool {
       CompareCommand.self,
       ResetCommand.self,
       WalkthroughCommand.self,
+      ReviewCommand.self,
+      FlashcardsCommand.self,
       ProgressCommand.self,
       DrillCommand.self,
       ChaptersCommand.self,

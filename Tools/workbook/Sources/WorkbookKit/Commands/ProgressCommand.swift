@@ -1,6 +1,7 @@
 import Foundation
 
-/// `make progress`: every chapter, from the last time it was graded.
+/// `make progress`: every chapter, from the last time it was graded, and how ready the learner is
+/// for its interview questions (`Readiness`).
 struct ProgressCommand: Command {
   static let name = "progress"
   static let arguments = ""
@@ -12,16 +13,24 @@ struct ProgressCommand: Command {
 
   func run() throws -> Bool {
     print(Style.bold("Your progress") + Style.dim(" (from the last `make chapter-N` of each chapter)") + "\n")
-    for chapter in try Catalog.load().chapters {
+    let catalog = try Catalog.load()
+    let readiness = Readiness(questions: InterviewQuestion.loadAll(catalog), store: RatingsStore(), now: SystemClock().now())
+    for chapter in catalog.chapters {
       let title = padded("\(chapter.number)  \(chapter.title)", 40)
+      let interview = "  " + readiness.line(chapter.number)
       guard let result = Summary.load(chapter) else {
-        print("  \(title) \(progressBar(done: 0, total: 1)) not graded yet: make chapter-\(chapter.number)")
+        print("  \(title) \(progressBar(done: 0, total: 1)) \(padded("not graded yet: make chapter-\(chapter.number)", 30))\(interview)")
         continue
       }
       let done = result.compiled ? result.solvedCount : 0
-      let stale = latestModification(chapter.starterPath) > result.date ? Style.dim("  (edited since; re-grade)") : ""
-      print("  \(title) \(progressBar(done: done, total: result.exercises.count)) \(done)/\(result.exercises.count)\(stale)")
+      let stale = latestModification(chapter.starterPath) > result.date ? Style.dim(" (edited since; re-grade)") : ""
+      let count = padded("\(done)/\(result.exercises.count)", 5)
+      print("  \(title) \(progressBar(done: done, total: result.exercises.count)) \(count)\(interview)\(stale)")
     }
+    print(
+      Style.dim(
+        "\nInterview: a question is learned when your last answer was good or easy and it comes back in \(Schedule.learnedInterval) days or more. `make review` asks what is due."
+      ))
     return true
   }
 }

@@ -3,47 +3,56 @@ import Foundation
 /// `make walkthrough-N`: interview practice, one question at a time.
 ///
 /// Each `## ` heading of the chapter's `interview.md` is a question; its body holds the model
-/// answer, follow-ups and red flags. On a terminal the learner answers out loud, then presses
-/// Enter to compare; without a terminal (a pipe, CI) every question and answer is printed.
+/// answer, follow-ups and red flags. On a terminal the learner answers out loud, presses Enter to
+/// compare, then rates their answer with one key (`InterviewSession`); the ratings feed `make
+/// review`. `TIMED=1` adds a two-minute countdown. Without a terminal (a pipe, CI) every question
+/// and answer is printed, and nothing is asked or saved.
 struct WalkthroughCommand: Command {
   static let name = "walkthrough"
-  static let arguments = "N"
-  static let summary = "interview practice for chapter N, one question at a time"
+  static let arguments = "N [--timed T]"
+  static let summary = "interview practice for chapter N, one question at a time, rated as you go"
 
   let chapter: Int
+  /// Seconds an answer may take (`--timed`, else the `TIMED` variable `make` passes on).
+  let timeLimit: Int?
 
   init(_ arguments: [String]) throws {
-    chapter = try Arguments(arguments, positionals: 1...1).chapter()
+    let parsed = try Arguments(arguments, options: ["--timed": "a time such as 1, 90 or 3m"], positionals: 1...1)
+    chapter = try parsed.chapter()
+    timeLimit = try AnswerTime.parse(parsed.options["--timed"] ?? ProcessInfo.processInfo.environment["TIMED"] ?? "")
   }
 
   func run() throws -> Bool {
     let chapter = try Catalog.load().chapter(self.chapter)
-    try Self.walk(chapter.interviewPath, title: "Chapter \(chapter.number) — \(chapter.title): interview walkthrough")
+    let title = "Chapter \(chapter.number) — \(chapter.title): interview walkthrough"
+    let questions = try InterviewQuestion.load(chapter)
+    guard !questions.isEmpty else { throw Failure("\(chapter.interviewPath) has no `## ` questions") }
+    print(Style.bold(title))
+    guard let keys = TerminalKeys() else {
+      Self.printAll(questions)
+      return true
+    }
+    let timing = timeLimit.map { " You have \(minutesAndSeconds($0)) an answer." } ?? ""
+    print(
+      Style.dim(
+        "Answer each question out loud, as in an interview, then press Enter to compare and rate your answer"
+          + " with one key.\(timing) q quits."))
+    let store = RatingsStore()
+    _ = store.reconcile(questions)
+    let session = InterviewSession(
+      keys: keys, clock: SystemClock(), write: InterviewSession.toStandardOutput, store: store,
+      timeLimit: timeLimit)
+    _ = session.run(questions) { index, _ in "Question \(index + 1) of \(questions.count)" }
+    keys.restore()
     return true
   }
 
-  static func walk(_ path: String, title: String) throws {
-    let questions = try markdownSections(path)
-    guard !questions.isEmpty else { throw Failure("\(path) has no `## ` questions") }
-    let interactive = isatty(STDIN_FILENO) != 0
-    print(Style.bold(title))
-    if interactive {
-      print(Style.dim("Answer each question out loud, as in an interview, then press Enter to compare. q quits.\n"))
-    }
+  /// Without a terminal: every question and its answer, in order.
+  static func printAll(_ questions: [InterviewQuestion]) {
     for (index, question) in questions.enumerated() {
       print(Style.bold("\nQuestion \(index + 1) of \(questions.count): ") + question.heading)
-      if interactive {
-        print(Style.dim("  [Enter] show the model answer"), terminator: "")
-        fflush(nil)
-        if readLine()?.lowercased() == "q" { return }
-      }
       print("")
       print(render(question.body))
-      if interactive && index + 1 < questions.count {
-        print(Style.dim("\n  [Enter] next question"), terminator: "")
-        fflush(nil)
-        if readLine()?.lowercased() == "q" { return }
-      }
     }
   }
 

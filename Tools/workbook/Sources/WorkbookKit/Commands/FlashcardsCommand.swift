@@ -1,0 +1,36 @@
+import Foundation
+
+/// `make flashcards`: every interview question of every chapter as an Anki deck, in
+/// `.workbook/flashcards.txt` (the format is `AnkiExport`'s). For the commute: the same questions
+/// as the walkthrough, on a phone.
+struct FlashcardsCommand: Command {
+  static let name = "flashcards"
+  static let arguments = ""
+  static let summary = "write every interview question to .workbook/flashcards.txt for Anki"
+
+  init(_ arguments: [String]) throws {
+    _ = try Arguments(arguments)
+  }
+
+  func run() throws -> Bool {
+    let catalog = try Catalog.load()
+    let questions = InterviewQuestion.loadAll(catalog)
+    guard !questions.isEmpty else { throw Failure("no chapter has interview questions") }
+    try Self.write(questions, to: AnkiExport.relativePath)
+    let decks = Set(questions.map(\.chapter)).count
+    print("Wrote \(questions.count) cards in \(decks) decks to \(AnkiExport.relativePath).")
+    print(
+      Style.dim(
+        "In Anki: File > Import, and choose the file; its header lines set the note type (Basic), the decks and the tags.\n"
+          + "Import it again after the questions change: each card keeps its id, so Anki matches it instead of adding a copy."
+      ))
+    return true
+  }
+
+  /// Writes the deck atomically (a temporary file, then a rename).
+  static func write(_ questions: [InterviewQuestion], to file: String) throws {
+    let folder = (file as NSString).deletingLastPathComponent
+    if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+    try Data(AnkiExport.text(questions).utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import WorkbookKit
+
+/// What `make review` asks, across days of practice.
+@Suite("Review plan")
+struct ReviewPlanTests {
+  let schedule = Schedule(calendar: utcCalendar())
+
+  @Test("with nothing rated it says so and how to start")
+  func fresh() throws {
+    let workbook = try ScratchWorkbook(chapter7: false)
+    let store = RatingsStore(root: workbook.root)
+    let plan = ReviewCommand.plan(sampleQuestions(), store: store, schedule: schedule, now: TestClock().now(), chapter: nil, limit: nil, firstChapter: 1)
+    #expect(plan.due.isEmpty)
+    #expect(plan.message.hasPrefix("Nothing to review yet: rate your answers in a walkthrough first (`make walkthrough-1`)"))
+    let eight = ReviewCommand.plan(sampleQuestions(), store: store, schedule: schedule, now: TestClock().now(), chapter: 8, limit: nil)
+    #expect(eight.message.hasPrefix("Nothing to review yet in chapter 8: rate your answers in a walkthrough first (`make walkthrough-8`)"))
+  }
+
+  @Test("over two weeks: nothing due the same day, due the next day weakest first, CHAPTER= and LIMIT= narrow it")
+  func overDays() throws {
+    let workbook = try ScratchWorkbook(chapter7: false)
+    let store = RatingsStore(root: workbook.root)
+    let clock = TestClock()
+    let questions = sampleQuestions()
+    try store.record(.good, for: questions[0], schedule: schedule, at: clock.now())
+    try store.record(.again, for: questions[1], schedule: schedule, at: clock.now())
+    try store.record(.hard, for: questions[2], schedule: schedule, at: clock.now())
+    func plan(chapter: Int? = nil, limit: Int? = nil) -> ReviewCommand.Plan {
+      ReviewCommand.plan(questions, store: store, schedule: schedule, now: clock.now(), chapter: chapter, limit: limit)
+    }
+    #expect(plan().due.isEmpty)
+    #expect(plan().message == "Nothing is due. Next: 3 questions on Thu 26 Nov (in 1 day).")
+
+    clock.advance(days: 1)
+    #expect(plan().due.map(\.key) == [questions[1].key, questions[2].key, questions[0].key], "again, hard, good")
+    #expect(plan(chapter: 8).due.map(\.key) == [questions[2].key])
+    let short = plan(limit: 1)
+    #expect(short.due.map(\.key) == [questions[1].key])
+    #expect(short.message.hasPrefix("1 question due (3 in all; LIMIT=1 keeps this session short):"))
+
+    for question in questions { try store.record(.good, for: question, schedule: schedule, at: clock.now()) }
+    clock.advance(days: 1)
+    #expect(plan().due.map(\.key) == [questions[1].key], "after a lapse the ladder starts again at 1 day; the others are at 6")
+    try store.record(.good, for: questions[1], schedule: schedule, at: clock.now())
+    clock.advance(days: 4)
+    #expect(plan().due.isEmpty)
+    #expect(plan().message == "Nothing is due. Next: 2 questions on Wed 2 Dec (in 1 day).")
+    clock.advance(days: 1)
+    #expect(plan().due.map(\.key) == [questions[0].key, questions[2].key])
+  }
+}
