@@ -92,7 +92,8 @@ compare-%: $(WORKBOOK) ## diff your chapter N against the reference answer
 reset-%: $(WORKBOOK) ## put chapter N's starter back (your code is saved aside first)
 	@$(WORKBOOK) reset $*
 
-walkthrough-%: $(WORKBOOK) ## interview practice: one question at a time, Enter shows the answer
+walkthrough-%: $(WORKBOOK) ## interview practice: one question at a time, then rate your answer
+##      TIMED=1             a two-minute countdown per answer (see `make review`)
 	@$(WORKBOOK) walkthrough $*
 
 progress: $(WORKBOOK) ## every chapter with a progress bar
