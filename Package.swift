@@ -82,7 +82,7 @@ let chapterSettings = swiftSettings + [.unsafeFlags(["-cross-module-optimization
 
 var targets: [Target] = [
   .target(name: "Workbook", path: "Support/Workbook", swiftSettings: swiftSettings),
-  .target(name: "WorkbookTesting", path: "Support/WorkbookTesting", swiftSettings: swiftSettings),
+  .target(name: "WorkbookTesting", dependencies: ["Workbook"], path: "Support/WorkbookTesting", swiftSettings: swiftSettings),
 ]
 var testSupport: [Target.Dependency] = ["WorkbookTesting"]
 // The test vocabulary has tests of its own, run by `make test` (never while grading a chapter).
@@ -93,7 +93,8 @@ if tools {
 
 // The local practice API server (chapter 3 on): a library the tests start in-process on
 // 127.0.0.1 and a free port, and the `practice-server` executable behind `make server`.
-targets.append(.target(name: "PracticeServer", path: "Support/PracticeServer", swiftSettings: swiftSettings))
+targets.append(
+  .target(name: "PracticeServer", dependencies: ["Workbook"], path: "Support/PracticeServer", swiftSettings: swiftSettings))
 testSupport.append("PracticeServer")
 // The server's own suite (hostile input, bounded resources), run by `make test` only.
 if tools && exists("Tests/PracticeServerTests") {

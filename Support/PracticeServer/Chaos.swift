@@ -1,4 +1,5 @@
 import Foundation
+import Workbook
 
 /// The server's failure knobs. Thread-safe; every change applies to requests that arrive after it.
 public final class Chaos: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Workbook
 
 /// A local HTTP API for practising networking code against real sockets: it binds 127.0.0.1
 /// only, on a port the system picks unless one is given, and serves the workbook's API with

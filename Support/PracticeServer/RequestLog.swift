@@ -1,3 +1,5 @@
+import Workbook
+
 /// What the server remembers of its requests: the most recent answered ones, bounded both in
 /// number and in bytes, and arrival counts for a bounded number of paths.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Workbook
 
 /// A point in the code under test where it stops until the test lets it through.
 ///

@@ -1,3 +1,5 @@
+import Workbook
+
 /// A `Clock` whose time moves only when a test calls `advance(by:)`.
 ///
 /// Sleepers are kept in a list ordered by deadline and resumed, in deadline order, when the clock

@@ -112,23 +112,8 @@ struct Exercise3_LockedStoreTests {
   @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
   func modelBased(seed: UInt64) {
     let store = LockedStore<Int, Int>()
-    var model: [Int: Int] = [:]
-    for (step, operation) in StoreOperation.sequence(seed: seed, count: 400, includeBulk: false).enumerated() {
-      switch operation {
-      case .set(let key, let value):
-        store.set(value, for: key)
-        model[key] = value
-      case .remove(let key):
-        #expect(store.remove(key) == model.removeValue(forKey: key), "seed \(seed), step \(step): \(operation)")
-      case .get(let key):
-        #expect(store.get(key) == model[key], "seed \(seed), step \(step): \(operation) disagrees with a Dictionary")
-      case .removeAll, .replaceAll:
-        break
-      }
-      if store.count != model.count {
-        Issue.record("seed \(seed), step \(step): after \(operation) count is \(store.count), a Dictionary has \(model.count)")
-        return
-      }
-    }
+    expectAgreesWithADictionary(
+      seed: seed, set: { store.set($0, for: $1) }, remove: { store.remove($0) }, removeReturnsTheValue: true,
+      get: { store.get($0) }, count: { store.count }, snapshot: { store.snapshot() })
   }
 }

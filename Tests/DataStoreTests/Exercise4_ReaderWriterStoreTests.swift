@@ -106,22 +106,12 @@ struct Exercise4_ReaderWriterStoreTests {
   @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
   func modelBased(seed: UInt64) {
     let store = ReaderWriterStore<Int, Int>()
-    var model: [Int: Int] = [:]
-    for (step, operation) in StoreOperation.sequence(seed: seed, count: 400, includeBulk: false).enumerated() {
-      switch operation {
-      case .set(let key, let value):
-        store.set(value, for: key)
-        model[key] = value
-      case .remove(let key):
-        store.remove(key)
-        model[key] = nil
-      case .get(let key):
-        #expect(store.get(key) == model[key], "seed \(seed), step \(step): \(operation) disagrees with a Dictionary")
-      case .removeAll, .replaceAll:
-        break
-      }
-    }
-    #expect(store.snapshot() == model, "seed \(seed): the final snapshot should equal the model")
+    expectAgreesWithADictionary(
+      seed: seed, set: { store.set($0, for: $1) },
+      remove: {
+        store.remove($0)
+        return nil
+      }, removeReturnsTheValue: false, get: { store.get($0) }, snapshot: { store.snapshot() })
   }
 }
 

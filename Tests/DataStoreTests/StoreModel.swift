@@ -1,3 +1,4 @@
+import Testing
 import WorkbookTesting
 
 /// One step of a model-based test: the same random operations run on a store and on a plain
@@ -39,3 +40,43 @@ enum StoreOperation: CustomStringConvertible {
 
 /// The seeds every model-based test runs; a failure names the seed and the step.
 let modelSeeds: [UInt64] = [1, 2, 3, 42, 2_026]
+
+/// Runs the random operations of `seed` (no bulk ones) on a store and on a `Dictionary` side by
+/// side, and records an issue at the first step where the two disagree. `remove` returns what
+/// the store's `remove` returned, or nil for a store whose `remove` returns nothing (then
+/// `removeReturnsTheValue` is false); `count`, when given, is compared after every step.
+func expectAgreesWithADictionary(
+  seed: UInt64, set: (_ value: Int, _ key: Int) -> Void, remove: (Int) -> Int?, removeReturnsTheValue: Bool,
+  get: (Int) -> Int?, count: (() -> Int)? = nil, snapshot: () -> [Int: Int],
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  var model: [Int: Int] = [:]
+  for (step, operation) in StoreOperation.sequence(seed: seed, count: 400, includeBulk: false).enumerated() {
+    let place = "seed \(seed), step \(step): \(operation)"
+    switch operation {
+    case .set(let key, let value):
+      set(value, key)
+      model[key] = value
+    case .remove(let key):
+      let removed = remove(key)
+      let expected = model.removeValue(forKey: key)
+      if removeReturnsTheValue && removed != expected {
+        Issue.record("\(place) returned \(String(describing: removed)); a Dictionary returns \(String(describing: expected))", sourceLocation: sourceLocation)
+        return
+      }
+    case .get(let key):
+      let value = get(key)
+      if value != model[key] {
+        Issue.record("\(place) returned \(String(describing: value)); a Dictionary returns \(String(describing: model[key]))", sourceLocation: sourceLocation)
+        return
+      }
+    case .removeAll, .replaceAll:
+      break
+    }
+    if let count, count() != model.count {
+      Issue.record("\(place): count is \(count()), a Dictionary has \(model.count)", sourceLocation: sourceLocation)
+      return
+    }
+  }
+  #expect(snapshot() == model, "seed \(seed): the final snapshot should equal the model", sourceLocation: sourceLocation)
+}

@@ -1,6 +1,8 @@
 import Foundation
 import WorkbookTesting
 
+@testable import PracticeServer
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -37,27 +39,12 @@ final class RawConnection: @unchecked Sendable {
   private(set) var isClosed = false
 
   init(port: UInt16) throws {
-    #if canImport(Glibc)
-      fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
+    fd = Sockets.tcp()
     guard fd >= 0 else { throw Failure.cannotConnect(errno) }
     #if canImport(Darwin)
-      var yes: Int32 = 1
-      setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+      Sockets.setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
     #endif
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    #if canImport(Darwin)
-      address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else {
+    guard Sockets.connectLoopback(fd, port: port) else {
       let code = errno
       close(fd)
       throw Failure.cannotConnect(code)

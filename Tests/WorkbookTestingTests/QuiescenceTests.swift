@@ -45,7 +45,7 @@ struct QuiescenceTests {
       // Main-actor work that hops off and back, and main-actor work that queues more of itself.
       Task { @MainActor in
         await Task.detached { await Task.yield() }.value
-        await Task { @MainActor in done.increment() }.value
+        _ = await Task { @MainActor in done.increment() }.value
         done.increment()
       }
     }
