@@ -50,15 +50,18 @@ public actor FeedDiskStore: FeedPersistence {
   }
 
   public func load() -> FeedSnapshot? {
+    // TODO: decode the saved snapshot; a missing or unreadable file is nil (placeholder: nil).
     nil
   }
 
   public func save(_ snapshot: FeedSnapshot) throws(FeedError) {
+    // TODO: encode and write the snapshot atomically.
     throw .storage(reason: NotImplemented("FeedDiskStore.save").description)
   }
 
   /// Deletes the saved feed (at logout).
   public func erase() {
+    // TODO: delete the saved file (this empty body deletes nothing).
   }
 
   private static var encoder: JSONEncoder {

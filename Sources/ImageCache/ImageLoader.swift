@@ -97,6 +97,7 @@ public actor ImageLoader {
   /// Throws `ImageLoaderError` (`.notCached` only for `.cacheOnly`), or `CancellationError` if
   /// the caller is cancelled; other callers of the same URL are not affected by a cancellation.
   public func image(for url: URL, policy: LoadPolicy = .cacheFirst) async throws -> DecodedImage {
+    // TODO: serve from memory, then disk, then one coalesced fetch, as `policy` allows.
     // Memory (`memoryCache`), then disk (`diskCache`, decode, promote), then one fetch through
     // `coalescer`: check the status, decode, and only then store on disk and in memory.
     throw NotImplemented("ImageLoader.image(for:policy:)")
@@ -126,5 +127,6 @@ public actor ImageLoader {
 
   /// Waits for the background refreshes started by `.staleWhileRevalidate`.
   public func waitForBackgroundRefreshes() async {
+    // TODO: await every refresh started by `.staleWhileRevalidate` (returns at once for now).
   }
 }
