@@ -70,9 +70,8 @@ public final class DownloadOperation: Operation, @unchecked Sendable {
   /// does (with `CancellationError` from a cancelled wait, or success if it finished anyway).
   public var result: Result<Void, any Error>? { lock.withLock { outcome } }
 
-  // TODO: replace this synchronous `main` with an asynchronous `start`, and report isExecuting
-  // and isFinished yourself.
   override public func main() {
+    // TODO: replace this `main` with an asynchronous `start` that reports isExecuting and isFinished.
     lock.withLock { outcome = .failure(NotImplemented("DownloadOperation.start")) }
   }
 }

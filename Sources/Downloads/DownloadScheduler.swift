@@ -71,9 +71,10 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
   }
 
   /// Jobs running now (never more than `maxConcurrent`).
-  // TODO: the running and queued counts (placeholders: 0).
+  // TODO: the number of running jobs (placeholder: 0).
   public var runningCount: Int { 0 }
   /// Jobs waiting for a slot.
+  // TODO: the number of queued jobs (placeholder: 0).
   public var queuedCount: Int { 0 }
 }
 

@@ -140,9 +140,10 @@ public actor DiskCache {
     false
   }
 
-  // TODO: the number of records and their total size (placeholders: 0).
+  // TODO: the number of records (placeholder: 0).
   public var count: Int { 0 }
   /// Total bytes of the entry files.
+  // TODO: the sum of the records' sizes (placeholder: 0).
   public var totalSize: Int { 0 }
 
   // MARK: - Changes

@@ -65,8 +65,9 @@ public actor ImagePrefetcher {
   }
 
   /// URLs waiting for a free slot.
-  // TODO: the queued and running counts (placeholders: 0).
+  // TODO: the length of the queue (placeholder: 0).
   public var pendingCount: Int { 0 }
   /// Prefetches running now (never more than `maxConcurrent`).
+  // TODO: the number of running tasks (placeholder: 0).
   public var runningCount: Int { 0 }
 }

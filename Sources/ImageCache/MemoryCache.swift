@@ -126,9 +126,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     // TODO: evict from the tail until the total cost fits (this empty body evicts nothing).
   }
 
-  // TODO: read these three under the lock (placeholders: zero and empty).
+  // TODO: the number of entries, read under the lock (placeholder: 0).
   public var count: Int { 0 }
+  // TODO: the sum of the entries' costs, read under the lock (placeholder: 0).
   public var totalCost: Int { 0 }
+  // TODO: the hits, misses and evictions, read under the lock (placeholder: all zero).
   public var statistics: Statistics { Statistics() }
 
   /// Whether `key` is stored, without counting a hit or a miss and without touching recency.

@@ -218,10 +218,11 @@ public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
   public var limit: Int
   public var total: Int
 
-  // TODO: work both out from `page`, `limit` and `total` (placeholders: false and nil).
   /// Whether a page after this one exists.
+  // TODO: work it out from `page`, `limit` and `total` (placeholder: false).
   public var hasMore: Bool { false }
   /// The number of the next page, or nil after the last one.
+  // TODO: the page after this one while there is one (placeholder: nil).
   public var nextPage: Int? { nil }
 }
 

@@ -44,6 +44,7 @@ public protocol TargetType: Sendable {
   var sampleData: Data { get }
 }
 
+// Given — the defaults, so an endpoint states only what is special about it.
 extension TargetType {
   public var query: [String: String] { [:] }
   public var headers: [String: String] { [:] }

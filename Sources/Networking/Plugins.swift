@@ -54,6 +54,7 @@ public protocol NetworkPlugin: Sendable {
   func process(_ result: Result<HTTPResponse, NetworkError>, context: RequestContext) -> Result<HTTPResponse, NetworkError>
 }
 
+// Given — the defaults: a plugin implements only the points it needs.
 extension NetworkPlugin {
   public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
   public func willSend(_ request: URLRequest, context: RequestContext) {}

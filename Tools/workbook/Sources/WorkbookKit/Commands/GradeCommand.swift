@@ -164,6 +164,18 @@ struct GradeCommand: Command {
     print("\n  " + progressBar(done: result.solvedCount, total: result.exercises.count) + " \(result.solvedCount)/\(result.exercises.count) exercises")
   }
 
+  /// What a learner who has not started an exercise reads first: where to write, and what the
+  /// tests found unwritten (whatever error case a typed-throws starter carried the marker in).
+  static func notStartedLine(_ exercise: ExerciseResult, files: String, _ chapter: Chapter) -> String {
+    let unwritten = exercise.unwritten
+    var line = Style.bold("  Not started") + ": each `// TODO:` in \(chapter.starterPath)/\(files) says what to write"
+    if !unwritten.isEmpty {
+      let shown = unwritten.prefix(4).map { "`\($0)`" }.joined(separator: ", ")
+      line += " (\(NotImplementedMarker.text): \(shown)\(unwritten.count > 4 ? ", …" : ""))"
+    }
+    return line + "."
+  }
+
   static func printNextStep(_ result: ChapterResult, _ chapter: Chapter, showHint: Bool, focus: Int? = nil) {
     guard result.compiled else {
       print("\nFix the compile errors above, then run `make chapter-\(chapter.number)` again.")
@@ -192,7 +204,12 @@ struct GradeCommand: Command {
     let order = declarationOrder(chapter)
     func position(_ test: TestCase) -> Int { order["\(test.suite.split(separator: ".").last ?? "").\(test.name)"] ?? .max }
     let failures = next.failures.sorted { position($0) < position($1) }
-    if let failure = failures.first {
+    if next.notStarted {
+      print(notStartedLine(next, files: files, chapter))
+    }
+    // When every failure only says "not implemented yet", the line above has said it all.
+    let onlyUnwritten = !failures.isEmpty && failures.allSatisfy { NotImplementedMarker.isIn($0.failure ?? "") }
+    if let failure = failures.first, !(next.notStarted && onlyUnwritten) {
       print(Style.bold("  First failure") + " in \(failure.name):")
       for line in (failure.failure ?? "").components(separatedBy: "\n").prefix(6) {
         print(explain(line))
