@@ -97,16 +97,23 @@ struct GradeCommand: Command {
   }
 
   /// Marks the exercises whose files are unchanged from the workbook as cloned (or last pulled):
-  /// some starters return placeholder values instead of throwing, and pass a test or two by
-  /// accident, yet nobody has started them. Needs git and an upstream; otherwise unknown.
+  /// some starters must return placeholder values (a function that cannot throw), and pass a test
+  /// or two by accident, yet nobody has started them. The workbook as shipped is the upstream
+  /// branch, else the clone's `origin` (a branch whose tracking was lost); never HEAD, which may
+  /// hold the learner's own commits. Without git or a remote, unknown.
   /// Only the exercise's own files are compared, so clutter beside them (a `.DS_Store`) is no edit.
   static func markUntouched(_ result: inout ChapterResult, _ chapter: Chapter, root: String = ".") {
+    let directory = root == "." ? nil : root
+    let shipped = ["@{upstream}", "origin/HEAD", "origin/main"].first { candidate in
+      (try? runCommand(["git", "rev-parse", "--verify", "-q", "\(candidate)^{commit}"], timeout: 10, in: directory))?
+        .succeeded == true
+    }
+    guard let shipped else { return }
     for index in result.exercises.indices {
       guard let exercise = chapter.exercise(result.exercises[index].number) else { continue }
       let paths = exercise.files.map { "\(chapter.starterPath)/\($0)" }
       guard
-        let diff = try? runCommand(
-          ["git", "diff", "--quiet", "@{upstream}", "--"] + paths, timeout: 10, in: root == "." ? nil : root)
+        let diff = try? runCommand(["git", "diff", "--quiet", shipped, "--"] + paths, timeout: 10, in: directory)
       else { continue }
       switch diff.status {
       case 0: result.exercises[index].untouched = true
