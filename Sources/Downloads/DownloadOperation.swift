@@ -11,6 +11,7 @@
 import Foundation
 import Workbook
 
+// Given — the priority an `Operation` understands.
 extension DownloadPriority {
   /// The matching `OperationQueue` priority.
   public var queuePriority: Operation.QueuePriority {

@@ -41,12 +41,14 @@ public struct PartialFile: Sendable, Hashable, Codable {
     return PartialFile(url: destination, destination: destination)
   }
 
+  // Given — the file's size on disk.
   /// The size of the partial file, 0 when it is missing.
   public var size: Int64 {
     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
     return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
   }
 
+  // Given — the handle the downloader writes through.
   /// Opens the partial file for writing after its first `offset` bytes: anything beyond them is
   /// cut off (a restart passes 0). Creates the file if it is missing.
   public func openForWriting(at offset: Int64) throws -> FileHandle {

@@ -64,12 +64,14 @@ public actor FeedDiskStore: FeedPersistence {
     // TODO: delete the saved file (this empty body deletes nothing).
   }
 
+  // Given — the file's JSON format (ISO-8601 dates).
   private static var encoder: JSONEncoder {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
     return encoder
   }
 
+  // Given — the same format, read back.
   private static var decoder: JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601

@@ -110,6 +110,7 @@ public actor DiskCache {
     throw NotImplemented("DiskCache.init")
   }
 
+  // Given — the injected clock as wall-clock seconds, for the timestamps on disk.
   private static func wallTime<C: Clock<Duration>>(on clock: C, startingAt start: Date) -> @Sendable () -> Double {
     let origin = clock.now
     let base = start.timeIntervalSince1970

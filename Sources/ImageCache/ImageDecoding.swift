@@ -84,6 +84,7 @@ public struct HeaderImageDecoder: ImageDecoder {
   }
 }
 
+// Given — header builders for the tests; read them to see each layout byte by byte.
 /// Builders for the smallest valid headers, used by the tests and by the practice scenarios.
 public enum SampleImages {
   /// A PNG signature and IHDR chunk for a `width` × `height` image (no pixel data follows).

@@ -103,6 +103,7 @@ public actor ImageLoader {
     throw NotImplemented("ImageLoader.image(for:policy:)")
   }
 
+  // Given — it asks both caches, without counting a hit or a miss.
   /// True if `url` is in memory or fresh on disk (no hit or miss is counted).
   public func isCached(_ url: URL) async -> Bool {
     if memoryCache.contains(url) { return true }

@@ -80,6 +80,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     self.now = Self.elapsedTime(on: clock)
   }
 
+  // Given — the injected clock as a closure the cache can keep.
   private static func elapsedTime<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
     let origin = clock.now
     return { origin.duration(to: clock.now) }

@@ -17,6 +17,7 @@ public enum SHA256 {
     [UInt8](repeating: 0, count: 32)
   }
 
+  // Given — the digest as text, once `hash` works.
   /// The digest as 64 lowercase hexadecimal characters.
   public static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef")

@@ -280,6 +280,7 @@ public enum LoadingState<Value: Sendable>: Sendable {
   case loaded(Value)
   case failed(NetworkError, previous: Value?)
 
+  // Given — what a screen reads from the state; write the two transitions below.
   /// The value to show, if any, whatever the state.
   public var value: Value? {
     switch self {
@@ -289,11 +290,13 @@ public enum LoadingState<Value: Sendable>: Sendable {
     }
   }
 
+  // Given — whether a spinner shows.
   public var isLoading: Bool {
     if case .loading = self { return true }
     return false
   }
 
+  // Given — the failure to show, if any.
   public var error: NetworkError? {
     if case .failed(let error, _) = self { return error }
     return nil

@@ -188,6 +188,7 @@ public final class MetricsPlugin<C: Clock>: NetworkPlugin where C.Duration == Du
     /// The duration of every finished attempt, in order.
     public var durations: [Duration] = []
 
+    // Given — worked out from the counts you keep.
     /// Successes among finished attempts, 0 when none finished.
     public var successRate: Double {
       let finished = successes + failures
