@@ -14,6 +14,7 @@ extension DataStore {
   public func update(
     _ key: Key, _ transform: @Sendable (Value?) throws -> Value?
   ) rethrows -> Value? {
+    // TODO: read, transform and write back with no `await` between (placeholder: nil).
     // `rethrows` only lets this function throw what `transform` throws, so there is no
     // "not implemented" error here: it returns nil until you write it.
     nil

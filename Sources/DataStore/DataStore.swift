@@ -23,39 +23,47 @@ public actor DataStore<Key: Hashable & Sendable, Value: Sendable> {
 
   /// The value stored for `key`, or nil.
   public func get(_ key: Key) -> Value? {
+    // TODO: look `key` up in `storage` (the nil below is a placeholder).
     nil
   }
 
   /// Stores `value` for `key`, replacing what was there.
   public func set(_ value: Value, for key: Key) {
+    // TODO: store `value` under `key` (this empty body stores nothing).
   }
 
   /// Removes the value for `key` and returns it, or nil when there was none.
   @discardableResult
   public func remove(_ key: Key) -> Value? {
+    // TODO: take the value out of `storage` and return it (placeholder: nil).
     nil
   }
 
   /// Whether a value is stored for `key`.
   public func contains(_ key: Key) -> Bool {
+    // TODO: say whether `storage` has `key` (placeholder: false).
     false
   }
 
   /// How many keys have a value.
   public var count: Int {
+    // TODO: count the stored keys (placeholder: 0).
     0
   }
 
   /// Removes every value.
   public func removeAll() {
+    // TODO: empty `storage` (this empty body removes nothing).
   }
 
   /// A copy of everything, taken at one instant: no write can land halfway through it.
   public func snapshot() -> [Key: Value] {
+    // TODO: return a copy of `storage` (placeholder: empty).
     [:]
   }
 
   /// Replaces the whole content with `values` in one step: nobody sees a mix of old and new.
   public func replaceAll(with values: [Key: Value]) {
+    // TODO: swap in `values` in one assignment (this empty body changes nothing).
   }
 }

@@ -29,26 +29,31 @@ public final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Senda
 
   /// The value stored for `key`, or nil.
   public func get(_ key: Key) -> Value? {
+    // TODO: read `key` inside `storage.withLock` (placeholder: nil).
     nil
   }
 
   /// Stores `value` for `key`.
   public func set(_ value: Value, for key: Key) {
+    // TODO: write `value` inside `storage.withLock` (this empty body stores nothing).
   }
 
   /// Removes the value for `key` and returns it.
   @discardableResult
   public func remove(_ key: Key) -> Value? {
+    // TODO: remove and return the value under the lock (placeholder: nil).
     nil
   }
 
   /// How many keys have a value.
   public var count: Int {
+    // TODO: count the keys under the lock (placeholder: 0).
     0
   }
 
   /// A consistent copy of everything.
   public func snapshot() -> [Key: Value] {
+    // TODO: copy the dictionary out under the lock (placeholder: empty).
     [:]
   }
 
@@ -61,7 +66,8 @@ public final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Senda
   public func transaction<Result: Sendable>(
     _ body: (inout [Key: Value]) throws -> Result
   ) rethrows -> Result {
-    // Runs `body` on a throwaway dictionary, so nothing is stored yet. Replace this.
+    // TODO: run `body` on a copy under one lock, keep the copy only if it returns.
+    // Placeholder: it runs `body` on a throwaway dictionary, so nothing is stored yet.
     var scratch: [Key: Value] = [:]
     return try body(&scratch)
   }

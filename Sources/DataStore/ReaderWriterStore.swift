@@ -34,31 +34,34 @@ public final class ReaderWriterStore<Key: Hashable & Sendable, Value: Sendable>:
   ///
   /// This is the primitive every read is made of; tests use it to prove that reads overlap.
   public func read<Result>(_ body: ([Key: Value]) throws -> Result) rethrows -> Result {
+    // TODO: run `body` with `storage` inside `queue.sync` (placeholder: an empty dictionary).
     try body([:])
   }
 
   /// The value stored for `key`, or nil.
   public func get(_ key: Key) -> Value? {
+    // TODO: read `key` through `read` (placeholder: nil).
     nil
   }
 
   /// A consistent copy of everything.
   public func snapshot() -> [Key: Value] {
+    // TODO: copy `storage` through `read` (placeholder: empty).
     [:]
   }
 
   /// Stores `value` for `key`; returns at once, the write runs as a barrier.
   public func set(_ value: Value, for key: Key) {
-
+    // TODO: write `value` in a `.barrier` block on `queue` (this empty body stores nothing).
   }
 
   /// Removes the value for `key`; returns at once, the write runs as a barrier.
   public func remove(_ key: Key) {
-
+    // TODO: remove `key` in a `.barrier` block (this empty body removes nothing).
   }
 
   /// Replaces the value for `key` with `transform(current)` in one barrier (nil removes it).
   public func update(_ key: Key, _ transform: @escaping @Sendable (Value?) -> Value?) {
-
+    // TODO: read, transform and write inside one `.barrier` block (this empty body does nothing).
   }
 }

@@ -1,4 +1,4 @@
-// Given — the session model that exercise 6 stores. Nothing to write here.
+// Given: the session model that exercise 6 stores. Nothing to write here.
 import Foundation
 
 /// Who is signed in, and the secrets that prove it.

@@ -11,7 +11,7 @@ import Workbook
 /// A failed creation reaches every caller that was waiting for it and is not remembered: the next
 /// call runs the factory again. Lookups are O(1); callers of a key in flight share one task.
 public actor SingleFlightStore<Key: Hashable & Sendable, Value: Sendable> {
-  // Add the state you need here: what is stored, and what is being created right now.
+  // TODO: add the state you need: what is stored, and what is being created right now.
 
   public init() {}
 
@@ -23,16 +23,19 @@ public actor SingleFlightStore<Key: Hashable & Sendable, Value: Sendable> {
   public func value(
     for key: Key, orCreate factory: @escaping @Sendable () async throws -> Value
   ) async throws -> Value {
+    // TODO: return the stored value, join a creation in flight, or start one before any await.
     throw NotImplemented("SingleFlightStore.value(for:orCreate:)")
   }
 
   /// The value for `key` if it has been created; never starts a creation.
   public func cachedValue(for key: Key) -> Value? {
+    // TODO: return the value created for `key`, if any (placeholder: nil).
     nil
   }
 
   /// Forgets `key`, so the next call creates it again. A creation in flight is left to finish
   /// for its waiters, but its result is not stored.
   public func remove(_ key: Key) {
+    // TODO: forget `key`, so a creation in flight is not stored (this empty body forgets nothing).
   }
 }

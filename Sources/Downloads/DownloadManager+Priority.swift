@@ -35,25 +35,27 @@ extension DownloadManager {
   /// otherwise as one job submitted at `priority`. Cancelling the calling task (the transfer's)
   /// takes a queued job out of the queue or cancels a running one, and throws at once.
   func runTransfer(_ url: URL, id: UInt64, to target: URL, priority: DownloadPriority) async throws -> URL {
-    // Downloads at once and ignores the scheduler, so exercise 7 needs no scheduler. Replace this.
+    // TODO: submit one job at `priority`, wait for its outcome, leave the queue on cancellation.
+    // Placeholder: it downloads at once and ignores the scheduler, so exercise 7 needs none.
     try await downloader.download(url, to: target)
   }
 
   /// A caller joined `url`'s transfer asking for `priority`: the transfer runs at the highest
   /// priority any of its callers asked for. O(1) here; the change reaches the scheduler in order.
   func raisePriority(of url: URL, to priority: DownloadPriority) {
-    // Changes nothing. Replace this.
+    // TODO: raise the transfer's priority and its job's (this empty body changes nothing).
   }
 
   /// The priority `url`'s transfer runs at; nil when no transfer of `url` runs.
   public func priority(of url: URL) -> DownloadPriority? {
+    // TODO: the priority the URL's transfer runs at (placeholder: nil).
     nil
   }
 }
 
+// Given — call `settle` from the job and from a cancellation handler, `value()` from the transfer.
 /// The one result of a scheduled transfer, handed from the scheduler's job to the transfer that
 /// waits for it. The first result wins: a cancellation settles it before a job that never ran.
-/// (Given: `settle` from the job and from a cancellation handler, `value()` from the transfer.)
 final class TransferOutcome: Sendable {
   private enum State {
     case waiting(CheckedContinuation<URL, any Error>?)

@@ -21,7 +21,7 @@ public actor DownloadManager {
   /// Where transfers wait for a slot, highest priority first (exercise 8); nil starts every
   /// transfer at once.
   public let scheduler: (any TransferScheduling)?
-  // Add the transfers in flight here: for each URL, its task and the callers waiting for it
+  // TODO: add the transfers in flight here: for each URL, its task and the callers waiting for it
   // (and, in exercise 8, the priority it runs at and its scheduler job).
 
   public init(downloader: Downloader, directory: URL, scheduler: (any TransferScheduling)? = nil) {
@@ -38,14 +38,17 @@ public actor DownloadManager {
   /// With a scheduler, the transfer waits for a slot at `priority`, and a caller that joins with
   /// a higher priority raises the transfer's (exercise 8).
   public func download(_ url: URL, to destination: URL? = nil, priority: DownloadPriority = .normal) async throws -> URL {
+    // TODO: join the URL's transfer or start one with `runTransfer`; a caller can leave alone.
     throw NotImplemented("DownloadManager.download(_:to:priority:)")
   }
 
   /// How many callers wait for `url`'s transfer (0 when none runs).
   public func joiners(of url: URL) -> Int {
+    // TODO: the callers waiting for the URL's transfer (placeholder: 0).
     0
   }
 
   /// How many transfers are running.
+  // TODO: the transfers running now (placeholder: 0).
   public var activeTransfers: Int { 0 }
 }

@@ -11,6 +11,7 @@
 import Foundation
 import Workbook
 
+// Given — the priority an `Operation` understands.
 extension DownloadPriority {
   /// The matching `OperationQueue` priority.
   public var queuePriority: Operation.QueuePriority {
@@ -26,6 +27,7 @@ extension DownloadPriority {
 public enum DownloadQueue {
   /// A queue that runs at most `maxConcurrent` operations at once (at least 1).
   public static func make(maxConcurrent: Int = 3) -> OperationQueue {
+    // TODO: limit it to `maxConcurrent`, at least 1 (placeholder: a queue with no limit).
     OperationQueue()
   }
 }
@@ -40,7 +42,8 @@ public final class DownloadOperation: Operation, @unchecked Sendable {
   public typealias Transfer = @Sendable () async throws -> Void
 
   private let transfer: Transfer
-  /// (Given: a seam for the tests.) `start()` calls it between making the transfer's task and
+  // Given — a seam for the tests.
+  /// `start()` calls it between making the transfer's task and
   /// storing it: the window in which a `cancel()` from another thread finds no task to cancel.
   /// It does nothing in an app; a test cancels the operation from here.
   let beforeStoringTask: @Sendable (DownloadOperation) -> Void
@@ -52,7 +55,8 @@ public final class DownloadOperation: Operation, @unchecked Sendable {
     self.init(priority: priority, beforeStoringTask: { _ in }, transfer: transfer)
   }
 
-  /// (Given.) An operation whose `start()` calls `beforeStoringTask`, for the tests.
+  // Given — the initializer with the test seam.
+  /// An operation whose `start()` calls `beforeStoringTask`, for the tests.
   init(
     priority: DownloadPriority, beforeStoringTask: @escaping @Sendable (DownloadOperation) -> Void,
     transfer: @escaping Transfer
@@ -67,9 +71,8 @@ public final class DownloadOperation: Operation, @unchecked Sendable {
   /// does (with `CancellationError` from a cancelled wait, or success if it finished anyway).
   public var result: Result<Void, any Error>? { lock.withLock { outcome } }
 
-  // Replace this synchronous `main` with an asynchronous `start`, and report isExecuting and
-  // isFinished yourself.
   override public func main() {
+    // TODO: replace this `main` with an asynchronous `start` that reports isExecuting and isFinished.
     lock.withLock { outcome = .failure(NotImplemented("DownloadOperation.start")) }
   }
 }

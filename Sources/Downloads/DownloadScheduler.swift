@@ -33,7 +33,7 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
   /// The most jobs that run at once (at least 1).
   public nonisolated let maxConcurrent: Int
   var queue: PriorityQueue<Job, C>
-  // Add what you need to find a job by its ID: its queue ticket while queued, its task while running.
+  // TODO: add what you need to find a job by its ID: its queue ticket while queued, its task while running.
   var nextID: UInt64 = 0
 
   /// A scheduler that ages waiting jobs on `clock`; `agingBound: nil` disables aging. A limit
@@ -47,28 +47,34 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
   /// cancelled.
   @discardableResult
   public func submit(priority: DownloadPriority = .normal, _ work: @escaping @Sendable () async -> Void) -> JobID {
+    // TODO: queue the job and start jobs while a slot is free (placeholder: an ID, nothing runs).
     nextID += 1
     return JobID(rawValue: nextID)
   }
 
   /// Cancels a job: a queued one never runs; a running one is cancelled and its slot is free now.
   public func cancel(_ id: JobID) {
+    // TODO: take a queued job out, or cancel a running one and free its slot (does nothing yet).
   }
 
   /// Changes a queued job's priority. Returns false if it is not queued (running, done, unknown).
   @discardableResult
   public func changePriority(of id: JobID, to priority: DownloadPriority) -> Bool {
+    // TODO: move a queued job in the queue (placeholder: false).
     false
   }
 
   /// Whether `id` waits or runs; nil once it finished or was cancelled.
   public func state(of id: JobID) -> JobState? {
+    // TODO: queued, running, or nil (placeholder: nil).
     nil
   }
 
   /// Jobs running now (never more than `maxConcurrent`).
+  // TODO: the number of running jobs (placeholder: 0).
   public var runningCount: Int { 0 }
   /// Jobs waiting for a slot.
+  // TODO: the number of queued jobs (placeholder: 0).
   public var queuedCount: Int { 0 }
 }
 

@@ -33,19 +33,22 @@ public struct PartialFile: Sendable, Hashable, Codable {
   /// It lives in the destination's directory (a rename is atomic only within one file system) under
   /// a hidden, unique name, so two downloads never share one and the destination is untouched.
   public static func create(for destination: URL) throws -> PartialFile {
-    // For now the bytes go straight to the destination: replace this with a temporary file.
+    // TODO: create a hidden, unique temporary file beside the destination.
+    // Placeholder: the bytes go straight to the destination, so exercise 4 can run without this.
     guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
       throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
     }
     return PartialFile(url: destination, destination: destination)
   }
 
+  // Given — the file's size on disk.
   /// The size of the partial file, 0 when it is missing.
   public var size: Int64 {
     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
     return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
   }
 
+  // Given — the handle the downloader writes through.
   /// Opens the partial file for writing after its first `offset` bytes: anything beyond them is
   /// cut off (a restart passes 0). Creates the file if it is missing.
   public func openForWriting(at offset: Int64) throws -> FileHandle {
@@ -67,10 +70,12 @@ public struct PartialFile: Sendable, Hashable, Codable {
   /// refuses to overwrite, and removing the old file first leaves a moment with no file at all:
   /// POSIX `rename` replaces in one step.
   public func commit(policy: ExistingFilePolicy) throws -> URL {
+    // TODO: rename into place as `policy` says (placeholder: returns the destination, moves nothing).
     destination
   }
 
   /// Removes the temporary file, if it is still there. Never touches the destination.
   public func discard() {
+    // TODO: remove the temporary file, never the destination (this empty body removes nothing).
   }
 }

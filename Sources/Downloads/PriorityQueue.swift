@@ -38,7 +38,7 @@ public struct QueueTicket: Hashable, Sendable, CustomStringConvertible {
 /// each of the three lines only, because the front of a line is its oldest, most aged element.
 /// (A simpler O(n) scan over all waiting elements is a fine first version.)
 public struct PriorityQueue<Element, C: Clock> where C.Duration == Duration {
-  // Add your storage here: the waiting elements with their priority, arrival order and the
+  // TODO: add your storage: the waiting elements with their priority, arrival order and the
   // instant their aging started, and a way to find an element by its ticket.
 
   /// The clock aging is measured on.
@@ -55,34 +55,40 @@ public struct PriorityQueue<Element, C: Clock> where C.Duration == Duration {
   }
 
   /// How many elements are waiting.
+  // TODO: count the waiting elements (placeholder: 0).
   public var count: Int { 0 }
   public var isEmpty: Bool { count == 0 }
 
   /// Adds `element` at the back of its level's line and returns its ticket. O(1) amortized.
   @discardableResult
   public mutating func enqueue(_ element: Element, priority: DownloadPriority) -> QueueTicket {
+    // TODO: put the element at the back of its level's line (placeholder: a ticket, nothing stored).
     nextSequence += 1
     return QueueTicket(rawValue: nextSequence)
   }
 
   /// Takes out the element that should run next: the highest effective level, oldest first.
   public mutating func dequeue() -> Element? {
+    // TODO: take the oldest of the highest effective level, aging included (placeholder: nil).
     nil
   }
 
   /// The element `dequeue` would return now, without taking it out.
   public mutating func peek() -> Element? {
+    // TODO: what `dequeue` would return, left in place (placeholder: nil).
     nil
   }
 
   /// The ticket of the element `dequeue` would return now.
   public mutating func peekTicket() -> QueueTicket? {
+    // TODO: the ticket of that element (placeholder: nil).
     nil
   }
 
   /// Takes `ticket`'s element out wherever it waits. Returns nil for an unknown ticket. O(1).
   @discardableResult
   public mutating func remove(_ ticket: QueueTicket) -> Element? {
+    // TODO: take the ticket's element out wherever it waits (placeholder: nil).
     nil
   }
 
@@ -90,16 +96,19 @@ public struct PriorityQueue<Element, C: Clock> where C.Duration == Duration {
   /// again. Returns false for an unknown ticket. O(1) amortized.
   @discardableResult
   public mutating func changePriority(of ticket: QueueTicket, to priority: DownloadPriority) -> Bool {
+    // TODO: move it to the back of the new line, aging restarted (placeholder: false).
     false
   }
 
   /// The level `ticket` counts as right now, aging included; nil for an unknown ticket.
   public func priority(of ticket: QueueTicket) -> DownloadPriority? {
+    // TODO: its level raised by the time it has waited (placeholder: nil).
     nil
   }
 
   /// Whether `ticket` is still waiting.
   public func contains(_ ticket: QueueTicket) -> Bool {
+    // TODO: whether the ticket still waits (placeholder: false).
     false
   }
 }

@@ -29,12 +29,14 @@ public struct ResumeData: Sendable, Equatable, Codable {
   /// Whether asking for the rest can work: bytes on disk, ranges offered and a validator to check
   /// that the rest belongs to the same file.
   public var canContinue: Bool {
+    // TODO: bytes on disk, ranges accepted and a validator (placeholder: false).
     false
   }
 
   /// The request that continues the download: `Range` from `bytesOnDisk` with `If-Range` when
   /// `canContinue`, otherwise a plain request for the whole file.
   public func request() -> TransferRequest {
+    // TODO: add `Range` and `If-Range` when it can continue (placeholder: the whole file).
     TransferRequest(url: url)
   }
 
@@ -46,6 +48,7 @@ public struct ResumeData: Sendable, Equatable, Codable {
   /// bytesOnDisk, got: response.rangeStart)`. Any other status throws `DownloadError.httpStatus` with
   /// that status (a 416, say: the range no longer fits the file).
   public func offset(for response: TransferResponse) throws -> Int64 {
-    0
+    // TODO: 0 for a 200, `bytesOnDisk` for a matching 206, else throw.
+    throw NotImplemented("ResumeData.offset(for:)")
   }
 }

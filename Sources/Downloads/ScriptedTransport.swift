@@ -1,4 +1,4 @@
-// Shared plumbing (not an exercise): a transport that serves files from a script, for tests.
+// Given: a transport that serves files from a script, for tests. Nothing to write here.
 //
 // It follows the same contract as the practice server's `/files/{name}?size=N`: byte i of a file
 // is `UInt8(truncatingIfNeeded: i &* 31 &+ 7)`, so any byte's content is known without storing it,

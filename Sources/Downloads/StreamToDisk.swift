@@ -21,6 +21,7 @@ public enum StreamToDisk {
     _ body: TransferBody, to handle: FileHandle, startingAt offset: Int64, expectedTotal: Int64?,
     progress: (Int64) -> Void
   ) async throws -> Int64 {
+    // TODO: write each chunk at the next offset, report progress, check the total at the end.
     throw NotImplemented("StreamToDisk.write")
   }
 }

@@ -1,4 +1,4 @@
-// Shared plumbing (not an exercise): what a download asks a transport for and what it gets back.
+// Given: what a download asks a transport for and what it gets back. Nothing to write here.
 //
 // The downloader never sees URLSession: it talks to a `Transport`, so the same code streams from
 // a real server (`URLSessionTransport`) or from a script (`ScriptedTransport`) in tests.

@@ -39,6 +39,7 @@ public actor FeedActions {
   /// copy meanwhile: that change owns the post now), and the error is thrown.
   @discardableResult
   public func toggleLike(postID: String) async throws(FeedError) -> Post {
+    // TODO: flip the like at once, send it, keep the server's copy or roll back.
     throw .failed(reason: NotImplemented("FeedActions.toggleLike").description)
   }
 
@@ -49,6 +50,7 @@ public actor FeedActions {
   /// server has accepted the comment, the post's `commentCount` goes up by one: not before, since
   /// a comment, unlike a like, is not shown until it exists.
   public func comment(_ text: String, on postID: String) async throws(FeedError) -> Comment {
+    // TODO: send with one idempotency key, retrying, and count the comment once accepted.
     throw .failed(reason: NotImplemented("FeedActions.comment").description)
   }
 }
@@ -59,12 +61,13 @@ extension FeedRepository {
   /// Puts `previous` back, but only while the post is still the `optimistic` copy: a change that
   /// replaced it meanwhile (a refresh, the server's answer to another tap) owns the post now.
   func rollBack(postID: String, from optimistic: Post, to previous: Post) {
-    // The naive version: puts `previous` back whatever happened meanwhile. Replace it.
+    // TODO: put `previous` back only while the post is still `optimistic`.
+    // Placeholder: the naive version, which puts `previous` back whatever happened meanwhile.
     update(previous)
   }
 
   /// Adds one to the post's comment count, if the post is in the feed.
   func countComment(on postID: String) {
-    // Counts nothing yet. Replace this.
+    // TODO: add one to the post's comment count (this body counts nothing).
   }
 }

@@ -50,23 +50,28 @@ public actor FeedDiskStore: FeedPersistence {
   }
 
   public func load() -> FeedSnapshot? {
+    // TODO: decode the saved snapshot; a missing or unreadable file is nil (placeholder: nil).
     nil
   }
 
   public func save(_ snapshot: FeedSnapshot) throws(FeedError) {
+    // TODO: encode and write the snapshot atomically.
     throw .storage(reason: NotImplemented("FeedDiskStore.save").description)
   }
 
   /// Deletes the saved feed (at logout).
   public func erase() {
+    // TODO: delete the saved file (this empty body deletes nothing).
   }
 
+  // Given — the file's JSON format (ISO-8601 dates).
   private static var encoder: JSONEncoder {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
     return encoder
   }
 
+  // Given — the same format, read back.
   private static var decoder: JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601

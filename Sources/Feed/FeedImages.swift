@@ -31,15 +31,18 @@ public actor FeedImages {
 
   /// The image of a visible post (memory, then disk, then the network); nil if it has none.
   public func image(for post: Post) async throws -> DecodedImage? {
+    // TODO: nil without an image URL, else the loader's image for it.
     throw NotImplemented("FeedImages.image(for:)")
   }
 
   /// The user now sees `visible` (indices into `posts`): prefetch the images of the next
   /// `lookahead` posts and cancel the prefetches that are no longer ahead. O(lookahead).
   public func visibleRowsChanged(_ visible: Range<Int>, of posts: [Post]) async {
+    // TODO: prefetch the next `lookahead` images, cancel those no longer ahead (does nothing yet).
   }
 
   /// A memory warning: drop decoded images from memory and stop prefetching. Disk stays.
   public func handleMemoryWarning() async {
+    // TODO: empty the memory cache and stop prefetching (does nothing yet).
   }
 }

@@ -27,7 +27,7 @@ public actor FeedRepository {
   public private(set) var hasMore = true
 
   private var nextCursor: String?
-  // Add what you need: an index from id to position, a `SingleFlightStore` of pages (chapter 1)…
+  // TODO: add what you need: an index from id to position, a `SingleFlightStore` of pages (chapter 1)…
 
   public init(api: any FeedAPI, pageSize: Int = 20) {
     self.api = api
@@ -41,6 +41,7 @@ public actor FeedRepository {
   /// Concurrent callers share one request for the same cursor.
   @discardableResult
   public func loadNextPage() async throws -> [Post] {
+    // TODO: fetch the page after the cursor once, however many callers, and skip posts seen before.
     throw NotImplemented("FeedRepository.loadNextPage")
   }
 
@@ -49,6 +50,7 @@ public actor FeedRepository {
   /// `SingleFlightStore`), so the next `loadNextPage` fetches again instead of reusing a page of
   /// the old feed.
   public func replace(with page: FeedPage) {
+    // TODO: start over from this first page and forget pages in flight (does nothing yet).
   }
 
   /// Fills the feed with posts saved on disk, unless a page from the network has already been
@@ -58,15 +60,18 @@ public actor FeedRepository {
   /// the saved feed and fetches the first page at the same time cannot end with the older posts.
   @discardableResult
   public func restore(_ saved: FeedPage) -> Bool {
+    // TODO: fill the feed from `saved` unless a network page came first (placeholder: false).
     false
   }
 
   /// Replaces the stored copy of one post (after a like, say). Unknown ids are ignored.
   public func update(_ post: Post) {
+    // TODO: replace the stored copy of the post, if loaded (this empty body changes nothing).
   }
 
   /// The post with `id`, if loaded.
   public func post(id: String) -> Post? {
+    // TODO: look the post up by id (placeholder: nil).
     nil
   }
 

@@ -48,21 +48,25 @@ public final class FeedViewModel {
   /// States: idle → loading → (loading with the saved posts) → loaded, or failed keeping
   /// whatever was shown. Offline with saved posts ends loaded, with `status == .offline`.
   public func onAppear() async {
+    // TODO: show loading, then the saved posts, then the first page or the failure (does nothing yet).
   }
 
   /// Pull-to-refresh: the posts stay on screen until the new first page replaces them.
   public func refresh() async {
+    // TODO: keep the posts on screen until the new first page replaces them (does nothing yet).
   }
 
   /// Called as each row appears: loads the next page when `post` is near the end, and moves
   /// the image prefetch window.
   public func rowAppeared(_ post: Post) async {
+    // TODO: load the next page near the end and move the prefetch window (does nothing yet).
   }
 
   /// Likes or unlikes a post; the heart moves at once and moves back if the server says no.
   /// `state` holds a copy of the posts: change the post there before awaiting the action, then
   /// show the repository's posts, which hold the confirmed or the rolled-back copy.
   public func toggleLike(_ post: Post) async {
+    // TODO: change the post in `state` first, then await the action and show the repository's posts.
   }
 
   /// Clears the failure message (the user dismissed it).

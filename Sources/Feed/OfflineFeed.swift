@@ -49,11 +49,13 @@ public actor OfflineFeed {
   ///
   /// Throws only when the network failed; the saved posts (if any) are shown either way.
   public func launch() async throws(FeedError) {
+    // TODO: show the saved posts and fetch the first page at the same time.
     throw .failed(reason: NotImplemented("OfflineFeed.launch").description)
   }
 
   /// Shows the saved feed, unless a network page has already arrived.
   public func restoreSaved() async {
+    // TODO: load the saved feed into the repository unless a page came first (does nothing yet).
   }
 
   /// Fetches the first page and replaces the posts with it once it has arrived (pull-to-refresh),
@@ -64,11 +66,13 @@ public actor OfflineFeed {
   /// cursor a restore may have set, which is not the first page. Until the page has arrived, and
   /// if it fails, the old posts stay. When offline, the status says so.
   public func refresh() async throws(FeedError) {
+    // TODO: fetch the first page, replace the posts once it arrives, save; say when offline.
     throw .failed(reason: NotImplemented("OfflineFeed.refresh").description)
   }
 
   /// Appends the next page and saves the feed.
   public func loadNextPage() async throws(FeedError) {
+    // TODO: load the next page through the repository, then save the feed.
     throw .failed(reason: NotImplemented("OfflineFeed.loadNextPage").description)
   }
 }

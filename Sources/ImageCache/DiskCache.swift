@@ -81,7 +81,7 @@ public actor DiskCache {
   public let configuration: Configuration
   /// Wall-clock seconds since 1970, moving with the injected clock: use it for every timestamp.
   private let wallTime: @Sendable () -> Double
-  // Add your state here: the records by file name, the total size, and a use counter for recency.
+  // TODO: add your state: the records by file name, the total size, and a use counter for recency.
   /// Writes bytes to a path. Tests replace it to simulate a crash or a full disk half-way through.
   private var writeFile: @Sendable (Data, URL) throws -> Void = { data, url in try data.write(to: url) }
 
@@ -106,8 +106,11 @@ public actor DiskCache {
     self.configuration = configuration
     self.wallTime = Self.wallTime(on: clock, startingAt: startDate)
     rebuiltIndex = false
+    // TODO: create the folder, load the index (or rebuild it from the files), remove strays.
+    throw NotImplemented("DiskCache.init")
   }
 
+  // Given — the injected clock as wall-clock seconds, for the timestamps on disk.
   private static func wallTime<C: Clock<Duration>>(on clock: C, startingAt start: Date) -> @Sendable () -> Double {
     let origin = clock.now
     let base = start.timeIntervalSince1970
@@ -122,21 +125,26 @@ public actor DiskCache {
   /// The data for `key` if present and fresh, marking it recently used. An expired entry is
   /// removed and reported as a miss; a file that vanished or changed size is a miss too.
   public func data(forKey key: String) -> Data? {
+    // TODO: read a fresh entry and mark it used; expired or vanished is a miss (placeholder: nil).
     nil
   }
 
   /// The data for `key` even if expired (for stale-while-revalidate), marking it recently used.
   public func lookup(forKey key: String) -> Lookup? {
+    // TODO: like `data(forKey:)`, but an expired entry is returned as stale (placeholder: nil).
     nil
   }
 
   /// Whether a fresh entry exists for `key`, without reading the file or touching recency.
   public func contains(_ key: String) -> Bool {
+    // TODO: a fresh record exists, no file read (placeholder: false).
     false
   }
 
+  // TODO: the number of records (placeholder: 0).
   public var count: Int { 0 }
   /// Total bytes of the entry files.
+  // TODO: the sum of the records' sizes (placeholder: 0).
   public var totalSize: Int { 0 }
 
   // MARK: - Changes
@@ -145,26 +153,31 @@ public actor DiskCache {
   /// every `storesPerIndexWrite` stores, after an eviction pass, and on `flush()`, not on every
   /// store. Evicts least recently used entries when the size limit is crossed.
   public func store(_ data: Data, forKey key: String) throws {
+    // TODO: write to a temporary file, move it into place, record it, evict past the limit.
     throw NotImplemented("DiskCache.store(_:forKey:)")
   }
 
   /// Removes the entry for `key`, if any.
   public func removeData(forKey key: String) {
+    // TODO: delete the file and its record (this empty body removes nothing).
   }
 
   /// Removes every entry older than the TTL, then writes the index (like an eviction pass).
   /// O(n). Returns how many were removed.
   @discardableResult
   public func removeExpired() -> Int {
+    // TODO: remove the entries past the TTL, write the index (placeholder: removes none).
     0
   }
 
   /// Removes every entry and the index.
   public func removeAll() {
+    // TODO: delete every file and the index (this empty body deletes nothing).
   }
 
   /// Writes the index if anything changed since it was last written (recency after reads).
   public func flush() throws {
+    // TODO: write the index atomically if anything changed.
     throw NotImplemented("DiskCache.flush()")
   }
 

@@ -39,6 +39,7 @@ public struct DecodedImage: Sendable, Hashable {
   /// This, not `bytes.count`, is what an image costs in memory: a 40 KB JPEG of 3000 × 2000
   /// pixels decodes to 24 MB. Saturates instead of overflowing, so hostile headers cannot trap.
   public var cost: Int {
+    // TODO: width × height × 4, saturating (placeholder: the encoded size, far too small).
     bytes.count
   }
 }
@@ -74,6 +75,7 @@ public struct HeaderImageDecoder: ImageDecoder {
   }
 
   public func decode(_ data: Data) throws -> DecodedImage {
+    // TODO: read the width and height from the PNG, GIF or JPEG header, as laid out here.
     // PNG: 8-byte signature, then the IHDR chunk: width at offset 16, height at 20 (big-endian).
     // GIF: "GIF87a" or "GIF89a", width at 6, height at 8 (little-endian, 2 bytes each).
     // JPEG: FF D8, then segments (FF, marker, 2-byte length) up to a frame header (C0–CF except
@@ -82,6 +84,7 @@ public struct HeaderImageDecoder: ImageDecoder {
   }
 }
 
+// Given — header builders for the tests; read them to see each layout byte by byte.
 /// Builders for the smallest valid headers, used by the tests and by the practice scenarios.
 public enum SampleImages {
   /// A PNG signature and IHDR chunk for a `width` × `height` image (no pixel data follows).

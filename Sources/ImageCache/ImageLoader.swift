@@ -97,11 +97,13 @@ public actor ImageLoader {
   /// Throws `ImageLoaderError` (`.notCached` only for `.cacheOnly`), or `CancellationError` if
   /// the caller is cancelled; other callers of the same URL are not affected by a cancellation.
   public func image(for url: URL, policy: LoadPolicy = .cacheFirst) async throws -> DecodedImage {
+    // TODO: serve from memory, then disk, then one coalesced fetch, as `policy` allows.
     // Memory (`memoryCache`), then disk (`diskCache`, decode, promote), then one fetch through
     // `coalescer`: check the status, decode, and only then store on disk and in memory.
     throw NotImplemented("ImageLoader.image(for:policy:)")
   }
 
+  // Given — it asks both caches, without counting a hit or a miss.
   /// True if `url` is in memory or fresh on disk (no hit or miss is counted).
   public func isCached(_ url: URL) async -> Bool {
     if memoryCache.contains(url) { return true }
@@ -126,5 +128,6 @@ public actor ImageLoader {
 
   /// Waits for the background refreshes started by `.staleWhileRevalidate`.
   public func waitForBackgroundRefreshes() async {
+    // TODO: await every refresh started by `.staleWhileRevalidate` (returns at once for now).
   }
 }

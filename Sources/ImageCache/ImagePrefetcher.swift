@@ -17,14 +17,15 @@ public actor ImagePrefetcher {
   public nonisolated let loader: ImageLoader
   public nonisolated let maxConcurrent: Int
   public nonisolated let priority: TaskPriority
-  // Add your state here: the queue of URLs waiting for a slot, and the task running for each
+  // TODO: add your state: the queue of URLs waiting for a slot, and the task running for each
   // URL being prefetched (with an id, so a late finish cannot remove a newer run).
   /// URLs that were skipped because they were cached or loading when their turn came.
   public private(set) var skippedCount = 0
   /// URLs whose prefetch ran to the end (loaded or failed).
   public private(set) var completedCount = 0
 
-  /// Given: a test seam. Each prefetch's task awaits `loadEnded(url)` once its load is over
+  // Given — a test seam.
+  /// Each prefetch's task awaits `loadEnded(url)` once its load is over
   /// (loaded, failed or cancelled; a skipped URL has no load), just before it reports back to the
   /// prefetcher. It does nothing in an app. A test holds a cancelled load there, so that it
   /// reports only after the same URL was prefetched again (`aLateFinishLeavesTheNewerRunAlone`).
@@ -35,7 +36,7 @@ public actor ImagePrefetcher {
     self.init(loader: loader, maxConcurrent: maxConcurrent, priority: priority, loadEnded: { _ in })
   }
 
-  /// Given: the initializer with the test seam.
+  // Given — the initializer with the test seam.
   init(loader: ImageLoader, maxConcurrent: Int = 2, priority: TaskPriority = .low, loadEnded: @escaping @Sendable (URL) async -> Void) {
     self.loader = loader
     self.maxConcurrent = max(1, maxConcurrent)
@@ -44,24 +45,29 @@ public actor ImagePrefetcher {
   }
 
   deinit {
-    // Cancel every running task here: a released prefetcher must not keep loading.
+    // TODO: cancel every running task here: a released prefetcher must not keep loading.
   }
 
   /// Queues `urls` (nearest first) and starts loads while fewer than `maxConcurrent` run.
   /// A URL already queued or running is not queued twice.
   public func prefetch(_ urls: [URL]) {
+    // TODO: queue the new URLs and start loads up to `maxConcurrent` (this empty body queues none).
   }
 
   /// Forgets queued `urls` and cancels their running loads (the user scrolled away from them).
   public func cancelPrefetching(_ urls: [URL]) {
+    // TODO: drop them from the queue and cancel their running loads (does nothing yet).
   }
 
   /// Cancels every queued and running prefetch.
   public func stop() {
+    // TODO: empty the queue and cancel every running load (does nothing yet).
   }
 
   /// URLs waiting for a free slot.
+  // TODO: the length of the queue (placeholder: 0).
   public var pendingCount: Int { 0 }
   /// Prefetches running now (never more than `maxConcurrent`).
+  // TODO: the number of running tasks (placeholder: 0).
   public var runningCount: Int { 0 }
 }

@@ -60,7 +60,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     case didEnterBackground
   }
 
-  // Add your state here: a dictionary from key to node, the doubly linked list (head = most
+  // TODO: add your state: a dictionary from key to node, the doubly linked list (head = most
   // recently used, tail = least), the total cost and the statistics, all inside one `Mutex`.
   // Tip: keep nodes in an array and link them by index, reusing freed slots.
 
@@ -80,6 +80,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     self.now = Self.elapsedTime(on: clock)
   }
 
+  // Given — the injected clock as a closure the cache can keep.
   private static func elapsedTime<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
     let origin = clock.now
     return { origin.duration(to: clock.now) }
@@ -87,6 +88,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
   /// The value for `key`, marking it most recently used; nil (a miss) if absent or expired. O(1).
   public func value(forKey key: Key) -> Value? {
+    // TODO: look up, drop it if expired, move it to the head, count the hit or miss (placeholder: nil).
     nil
   }
 
@@ -98,36 +100,46 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
   ///   cache never serves a stale one).
   @discardableResult
   public func setValue(_ value: Value, forKey key: Key) -> Bool {
+    // TODO: store at the head, then evict from the tail while over a limit (placeholder: false).
     false
   }
 
   /// Removes and returns the value for `key`. O(1).
   @discardableResult
   public func removeValue(forKey key: Key) -> Value? {
+    // TODO: unlink the node and return its value (placeholder: nil).
     nil
   }
 
   /// Empties the cache (statistics are kept). O(n).
   public func removeAll() {
+    // TODO: drop every entry, keep the statistics (this empty body drops nothing).
   }
 
   /// Reacts to a memory warning (purge everything) or to going to the background (trim to half
   /// the cost limit, least recently used first).
   public func handle(_ event: MemoryEvent) {
+    // TODO: purge on a warning, trim to half the cost limit in the background (does nothing yet).
   }
 
   /// Evicts least recently used entries until the total cost is at most `cost`.
   public func trim(toCost cost: Int) {
+    // TODO: evict from the tail until the total cost fits (this empty body evicts nothing).
   }
 
+  // TODO: the number of entries, read under the lock (placeholder: 0).
   public var count: Int { 0 }
+  // TODO: the sum of the entries' costs, read under the lock (placeholder: 0).
   public var totalCost: Int { 0 }
+  // TODO: the hits, misses and evictions, read under the lock (placeholder: all zero).
   public var statistics: Statistics { Statistics() }
 
   /// Whether `key` is stored, without counting a hit or a miss and without touching recency.
   /// An expired entry still counts until a read finds it expired and removes it.
+  // TODO: look the key up without touching recency or statistics (placeholder: false).
   public func contains(_ key: Key) -> Bool { false }
 
   /// The keys from most to least recently used. O(n); for tests and debugging.
+  // TODO: walk the list from head to tail (placeholder: empty).
   public var keysByRecency: [Key] { [] }
 }

@@ -13,7 +13,7 @@ import Workbook
 /// Joining a flight is O(1). Cancellation is per waiter: cancelling one caller's task ends that
 /// caller's wait only. The shared work is cancelled when, and only when, every waiter has gone.
 public actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
-  // Add your state here: one flight per key (an id, the shared task, and a continuation per
+  // TODO: add your state: one flight per key (an id, the shared task, and a continuation per
   // waiter), and a counter for ids.
 
   public init() {}
@@ -21,12 +21,15 @@ public actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
   /// The result of `operation` for `key`, shared with every other caller for `key` that
   /// arrives before it finishes. Throws `CancellationError` as soon as the caller is cancelled.
   public func value(for key: Key, operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    // TODO: join or start the key's flight, wait with a continuation that this caller can cancel.
     throw NotImplemented("RequestCoalescer.value(for:operation:)")
   }
 
   /// Whether an operation for `key` is running.
+  // TODO: whether a flight exists for `key` (placeholder: false).
   public func isInFlight(_ key: Key) -> Bool { false }
 
   /// How many callers are waiting for `key` right now.
+  // TODO: the waiters of the key's flight (placeholder: 0).
   public func waiterCount(for key: Key) -> Int { 0 }
 }

@@ -10,12 +10,14 @@ import Workbook
 public enum SHA256 {
   /// The 32-byte digest of `bytes`.
   public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    // TODO: pad, then compress every 64-byte block (placeholder: 32 zero bytes).
     // 1. Append 0x80, zeros up to 56 mod 64, then the length in bits as a big-endian UInt64.
     // 2. For each 64-byte block: expand to 64 words, run 64 rounds, add into the state.
     // 3. The digest is the 8 state words, big-endian.
     [UInt8](repeating: 0, count: 32)
   }
 
+  // Given — the digest as text, once `hash` works.
   /// The digest as 64 lowercase hexadecimal characters.
   public static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef")

@@ -19,10 +19,12 @@ public enum APIEnvironment: Sendable, Equatable {
   case custom(URL)
 
   public var baseURL: URL {
+    // TODO: each environment's root, `/v1` included (placeholder: one local URL for all).
     URL(string: "http://127.0.0.1")!
   }
 }
 
+// Given — the models and request bodies the endpoints send and receive.
 /// A user, as `/users/me` returns it.
 public struct User: Codable, Sendable, Equatable {
   public var id: String
@@ -134,24 +136,29 @@ public enum API: TargetType {
   ]
 
   public var path: String {
+    // TODO: the path of each case (placeholder: "/" for all).
     "/"
   }
 
   public var method: HTTPMethod {
+    // TODO: the method of each case (placeholder: GET for all).
     .get
   }
 
   public var query: [String: String] {
+    // TODO: the query of the list endpoints (placeholder: none).
     [:]
   }
 
   public var body: RequestBody? {
+    // TODO: a JSON body for the cases that send one (placeholder: none).
     nil
   }
 
   /// Everything but signing in, signing up and refreshing needs the token. The refresh call
   /// must never carry (or wait for) the access token it is renewing.
   public var requiresAuth: Bool {
+    // TODO: true except for signing in, signing up and refreshing (placeholder: false).
     false
   }
 
@@ -159,6 +166,7 @@ public enum API: TargetType {
   /// `like_count` and `image_url`). The profile sample is a user named Ada, like the one
   /// `examples` registers.
   public var sampleData: Data {
+    // TODO: a snake_case JSON sample per case (placeholder: empty).
     Data()
   }
 }
@@ -187,12 +195,14 @@ public struct APIResponse<T: Decodable & Sendable>: Decodable, Sendable {
 
   /// The messages for one field, in order, for showing under that field.
   public func messages(for field: String) -> [String] {
+    // TODO: the messages of `field`, in order (placeholder: none).
     []
   }
 
   /// The data, or a `ValidationError` when the envelope has field errors or no data.
   public func unwrap() throws(ValidationError) -> T {
-    throw ValidationError(fields: [])
+    // TODO: the data, or a ValidationError with the field errors.
+    throw ValidationError(fields: [FieldError(field: "", message: NotImplemented("APIResponse.unwrap").description)])
   }
 }
 
@@ -209,8 +219,10 @@ public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
   public var total: Int
 
   /// Whether a page after this one exists.
+  // TODO: work it out from `page`, `limit` and `total` (placeholder: false).
   public var hasMore: Bool { false }
   /// The number of the next page, or nil after the last one.
+  // TODO: the page after this one while there is one (placeholder: nil).
   public var nextPage: Int? { nil }
 }
 
@@ -251,12 +263,12 @@ public struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Senda
   /// Appends the page's new items, in order, and remembers its cursor. Ignored once exhausted.
   /// O(page size).
   public mutating func apply(_ page: CursorPage<Item>) {
-
+    // TODO: append the items not seen yet, keep the cursor (this empty body ignores the page).
   }
 
   /// Starts over, for pull to refresh.
   public mutating func reset() {
-
+    // TODO: forget the items, the ids and the cursor (this empty body keeps them).
   }
 }
 
@@ -268,6 +280,7 @@ public enum LoadingState<Value: Sendable>: Sendable {
   case loaded(Value)
   case failed(NetworkError, previous: Value?)
 
+  // Given — what a screen reads from the state; write the two transitions below.
   /// The value to show, if any, whatever the state.
   public var value: Value? {
     switch self {
@@ -277,11 +290,13 @@ public enum LoadingState<Value: Sendable>: Sendable {
     }
   }
 
+  // Given — whether a spinner shows.
   public var isLoading: Bool {
     if case .loading = self { return true }
     return false
   }
 
+  // Given — the failure to show, if any.
   public var error: NetworkError? {
     if case .failed(let error, _) = self { return error }
     return nil
@@ -289,13 +304,13 @@ public enum LoadingState<Value: Sendable>: Sendable {
 
   /// Moves to `.loading`, keeping the value on screen.
   public mutating func startLoading() {
-
+    // TODO: move to `.loading`, keeping the value on screen (this empty body stays put).
   }
 
   /// Moves to `.loaded` on success, to `.failed` (keeping the value) on failure. A cancelled load
   /// is not a failure: the state goes back to the value it had, or to `.idle`.
   public mutating func finish(with result: Result<Value, NetworkError>) {
-
+    // TODO: `.loaded`, `.failed` keeping the value, or back where it was if cancelled (stays put).
   }
 }
 
@@ -320,11 +335,13 @@ public struct StubbingClient<C: Clock>: Sendable where C.Duration == Duration {
   /// The sample body of `target`, after the delay. Cancellation during the delay throws
   /// `.cancelled`.
   public func data(for target: some TargetType) async throws(NetworkError) -> Data {
-    throw .encoding("not implemented yet: StubbingClient.data(for:)")
+    // TODO: wait on `clock` when delayed (cancellation is `.cancelled`), then the sample.
+    throw .encoding(NotImplemented("StubbingClient.data(for:)").description)
   }
 
   /// The sample body of `target`, decoded as `type` with the API's JSON conventions.
   public func decode<T: Decodable>(_ type: T.Type, for target: some TargetType) async throws(NetworkError) -> T {
-    throw .encoding("not implemented yet: StubbingClient.decode(_:for:)")
+    // TODO: decode `data(for:)` with the API's JSON conventions.
+    throw .encoding(NotImplemented("StubbingClient.decode(_:for:)").description)
   }
 }

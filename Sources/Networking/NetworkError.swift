@@ -11,6 +11,7 @@ import Workbook
   import FoundationNetworking
 #endif
 
+// Given — the vocabulary of the chapter: methods, endpoints, responses and the error cases.
 /// The HTTP methods the client sends. The raw value is what goes on the wire.
 public enum HTTPMethod: String, Sendable, CaseIterable {
   case get = "GET"
@@ -43,6 +44,7 @@ public protocol TargetType: Sendable {
   var sampleData: Data { get }
 }
 
+// Given — the defaults, so an endpoint states only what is special about it.
 extension TargetType {
   public var query: [String: String] { [:] }
   public var headers: [String: String] { [:] }
@@ -93,7 +95,8 @@ extension NetworkError {
   /// `.internationalRoamingOff`) means `.offline`; a timeout `.timeout`; a cancelled task `.cancelled`;
   /// everything else (a dropped connection, DNS, TLS) stays a `.transport` with its code.
   public init(_ error: URLError) {
-    // Map the codes: not connected → offline, timed out → timeout, cancelled → cancelled.
+    // TODO: map not connected → .offline, timed out → .timeout, cancelled → .cancelled.
+    // Placeholder: every code stays a `.transport`, which looks right and is not.
     self = .transport(error.code)
   }
 
@@ -101,6 +104,7 @@ extension NetworkError {
   /// `CancellationError` becomes `.cancelled`, a `DecodingError` becomes `.decoding`, and any
   /// other error `.transport(.unknown)`.
   public init(mapping error: any Error) {
+    // TODO: pass a NetworkError through, map cancellation, decoding and URLError (placeholder).
     self = .transport(.unknown)
   }
 
@@ -109,9 +113,11 @@ extension NetworkError {
   /// 401 is `.unauthorized` (the client refreshes the token); every other status outside the
   /// success range is `.http` with the body and the `Retry-After` value.
   public static func check(status: Int, body: Data, retryAfter: String? = nil) -> NetworkError? {
+    // TODO: nil for 200–299, `.unauthorized` for 401, `.http` otherwise (placeholder: always nil).
     nil
   }
 
+  // Given — it reads the header and calls `check(status:body:retryAfter:)` above.
   /// Throws the error for `response`'s status, if it is not a success.
   public static func check(_ response: HTTPURLResponse, body: Data) throws(NetworkError) {
     let retryAfter = response.value(forHTTPHeaderField: "Retry-After")
@@ -121,11 +127,13 @@ extension NetworkError {
   /// Decodes `data` as `T`, turning a decoder failure into `.decoding`. An empty body decodes as
   /// `EmptyResponse`.
   public static func decode<T: Decodable>(_ type: T.Type, from data: Data, using decoder: JSONDecoder) throws(NetworkError) -> T {
-    throw .decoding("not implemented yet: NetworkError.decode")
+    // TODO: decode with `decoder` (an empty body as `EmptyResponse`), wrap failures in `.decoding`.
+    throw .decoding(NotImplemented("NetworkError.decode").description)
   }
 
   /// Whether this is a status in the 500s: the server's fault, usually worth a later retry.
   public var isServerError: Bool {
+    // TODO: true for `.http` with a status in 500–599 (placeholder: false).
     false
   }
 }
@@ -133,6 +141,7 @@ extension NetworkError {
 extension NetworkError: LocalizedError {
   /// A sentence for the user. It never contains the response body, which may hold internals.
   public var errorDescription: String? {
+    // TODO: one sentence per case, never the body (placeholder: nil).
     nil
   }
 }

@@ -24,6 +24,7 @@ public enum RequestPriority: Sendable, CaseIterable {
 
   /// The value for `URLSessionTask.priority` (0.25, 0.5, 0.75: URLSession's low, default, high).
   public var taskPriority: Float {
+    // TODO: 0.25, 0.5 or 0.75 (placeholder: 0.5 for every priority, so `dataTask` looks right).
     0.5
   }
 }
@@ -41,7 +42,8 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   public nonisolated let plugins: PluginChain
   private let clock: C
   private let random: RandomSource
-  /// Given: a test seam, called by `dataTask(for:priority:completion:)` with each task it makes,
+  // Given — a test seam.
+  /// A test seam, called by `dataTask(for:priority:completion:)` with each task it makes,
   /// before anything resumes it. An app passes nothing. A test records the tasks here, or cancels
   /// the caller at this exact point: `perform` has begun, and its task exists but has not started.
   private nonisolated let taskCreated: @Sendable (URLSessionTask) -> Void
@@ -63,7 +65,8 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
 
   /// Sends `request` and decodes its response with the API's JSON conventions.
   public func send<R: APIRequest>(_ request: R, priority: RequestPriority = .normal) async throws(NetworkError) -> R.Response {
-    throw .encoding("not implemented yet: NetworkManager.send")
+    // TODO: get the response, then decode its body as `R.Response`.
+    throw .encoding(NotImplemented("NetworkManager.send").description)
   }
 
   /// Sends `target` and returns its successful (2xx) response.
@@ -77,7 +80,8 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   /// then counting up) and carries its own `attempt` number. Plugins see a status outside
   /// 200–299 as `.failure` (with `Retry-After`, read whatever its letter case, for a retry).
   public func response(for target: some TargetType, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
-    throw .encoding("not implemented yet: NetworkManager.response(for:)")
+    // TODO: build, then retry: token, plugins, `perform`, status check, one replay after a 401.
+    throw .encoding(NotImplemented("NetworkManager.response(for:)").description)
   }
 
   /// Sends one request, with no retry, status check or plugin. Cancelling the calling task
@@ -85,12 +89,14 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   /// comes before the task exists or before it was resumed: such a task is never resumed. Make
   /// the task with `dataTask(for:priority:completion:)`.
   public nonisolated func perform(_ request: URLRequest, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
-    throw .encoding("not implemented yet: NetworkManager.perform")
+    // TODO: wrap `dataTask` in a continuation, cancelled with the caller.
+    throw .encoding(NotImplemented("NetworkManager.perform").description)
   }
 
+  // Given — it sets the priority from `taskPriority`, which is yours to write above.
   /// The `URLSessionDataTask` for `request`, not resumed yet, with `priority` set on it.
   ///
-  /// Given: `perform` makes its task here, so the priority is set and the test seam
+  /// `perform` makes its task here, so the priority is set and the test seam
   /// (`taskCreated`) sees the task. Call it with no lock held: a test may cancel the caller from
   /// inside it, which runs your cancellation handler right there, on this thread.
   public nonisolated func dataTask(
@@ -104,6 +110,7 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   }
 }
 
+// Given — a response from what URLSession returns.
 extension HTTPResponse {
   init(_ response: HTTPURLResponse, data: Data) {
     var headers: [String: String] = [:]

@@ -13,6 +13,7 @@ import Workbook
   import FoundationNetworking
 #endif
 
+// Given — the response, the context of an attempt and the plugin protocol; write the rest.
 /// A received HTTP response: status, headers and body.
 public struct HTTPResponse: Sendable, Equatable {
   public var status: Int
@@ -53,6 +54,7 @@ public protocol NetworkPlugin: Sendable {
   func process(_ result: Result<HTTPResponse, NetworkError>, context: RequestContext) -> Result<HTTPResponse, NetworkError>
 }
 
+// Given — the defaults: a plugin implements only the points it needs.
 extension NetworkPlugin {
   public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
   public func willSend(_ request: URLRequest, context: RequestContext) {}
@@ -72,18 +74,21 @@ public struct PluginChain: Sendable {
 
   /// Each plugin prepares the request the previous one returned.
   public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-    // Call every plugin's prepare, in order, each on the previous one's request.
-    request
+    // TODO: call every plugin's prepare, in order, each on the previous one's request.
+    throw NotImplemented("PluginChain.prepare")
   }
 
   public func willSend(_ request: URLRequest, context: RequestContext) {
+    // TODO: tell every plugin, in order (this empty body tells nobody).
   }
 
   public func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {
+    // TODO: tell every plugin, in order (this empty body tells nobody).
   }
 
   /// Each plugin processes the result the previous one returned.
   public func process(_ result: Result<HTTPResponse, NetworkError>, context: RequestContext) -> Result<HTTPResponse, NetworkError> {
+    // TODO: pass the result through every plugin in turn (placeholder: it is returned unchanged).
     result
   }
 }
@@ -99,7 +104,8 @@ public struct AccessTokenPlugin: NetworkPlugin {
   }
 
   public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-    request
+    // TODO: add `Authorization: Bearer <token>` when the request requires auth and there is one.
+    throw NotImplemented("AccessTokenPlugin.prepare")
   }
 }
 
@@ -114,16 +120,19 @@ public enum Redactor {
   public static let sensitiveFields: Set<String> = ["password", "token", "accesstoken", "refreshtoken", "email"]
 
   static func isSensitiveField(_ name: String) -> Bool {
+    // TODO: compare lowercased, without `-` and `_`, to `sensitiveFields` (placeholder: false).
     false
   }
 
   /// The headers with secret values masked, whatever the letter case of their names.
   public static func headers(_ headers: [String: String]) -> [String: String] {
+    // TODO: mask secret header values, whatever the case (placeholder: unchanged).
     headers
   }
 
   /// The URL as text with the values of secret query items masked (a URL lands in logs whole).
   public static func url(_ url: URL) -> String {
+    // TODO: mask the values of secret query items (placeholder: the URL as it is).
     url.absoluteString
   }
 
@@ -131,10 +140,12 @@ public enum Redactor {
   /// only its size, as `<N bytes>`, when it is not a JSON object or array (it could be a form or
   /// a file, and nobody checked it for secrets). An empty body is "".
   public static func body(_ data: Data) -> String {
+    // TODO: masked JSON, or `<N bytes>` for anything else (placeholder: the raw text).
     String(decoding: data, as: UTF8.self)
   }
 
   static func redact(_ value: Any) -> Any {
+    // TODO: walk objects and arrays, masking secret fields (placeholder: unchanged).
     value
   }
 }
@@ -151,14 +162,15 @@ public struct LoggingPlugin: NetworkPlugin {
   }
 
   public func willSend(_ request: URLRequest, context: RequestContext) {
-
+    // TODO: log the method, redacted URL, headers and body (this empty body logs nothing).
   }
 
   public func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {
-
+    // TODO: log the status and redacted body, or the error (this empty body logs nothing).
   }
 
   static func describe(_ error: NetworkError) -> String {
+    // TODO: describe the error without its body (placeholder: everything, body included).
     "\(error)"
   }
 }
@@ -176,6 +188,7 @@ public final class MetricsPlugin<C: Clock>: NetworkPlugin where C.Duration == Du
     /// The duration of every finished attempt, in order.
     public var durations: [Duration] = []
 
+    // Given — worked out from the counts you keep.
     /// Successes among finished attempts, 0 when none finished.
     public var successRate: Double {
       let finished = successes + failures
@@ -198,11 +211,11 @@ public final class MetricsPlugin<C: Clock>: NetworkPlugin where C.Duration == Du
   public var metrics: Metrics { state.withLock { $0.metrics } }
 
   public func willSend(_ request: URLRequest, context: RequestContext) {
-
+    // TODO: count the attempt (and a retry) and note when it started (this empty body counts nothing).
   }
 
   /// A success is a response with a status in 200–299; anything else is a failure.
   public func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {
-
+    // TODO: count a success or a failure and record how long it took (this empty body counts nothing).
   }
 }

@@ -12,6 +12,7 @@ import Workbook
   import FoundationNetworking
 #endif
 
+// Given — the kinds of body; write the JSON conventions and the multipart encoding below.
 /// What a request sends as its body.
 public enum RequestBody: Sendable {
   /// A value encoded with `JSONCoding.encoder()`; sent as `application/json`.
@@ -26,10 +27,12 @@ public enum RequestBody: Sendable {
 /// encoder sorts keys, so one value always gives the same bytes (for signatures, caches, tests).
 public enum JSONCoding {
   public static func encoder() -> JSONEncoder {
+    // TODO: snake_case keys, ISO-8601 dates, sorted keys (placeholder: a default encoder).
     JSONEncoder()
   }
 
   public static func decoder() -> JSONDecoder {
+    // TODO: snake_case keys and ISO-8601 dates (placeholder: a default decoder).
     JSONDecoder()
   }
 }
@@ -74,6 +77,7 @@ public struct MultipartFormData: Sendable, Equatable {
   /// non-ASCII included, is sent as UTF-8 (RFC 7578 §4.2). Without it, a filename such as
   /// `a.png"\r\nX-Injected: 1` adds a header of the sender's choosing to the part.
   public func encoded() -> Data {
+    // TODO: write each part between boundaries, CRLF line ends, names escaped (placeholder: empty).
     Data()
   }
 }
@@ -104,10 +108,12 @@ public struct RequestBuilder: Sendable {
   ///
   /// Throws `.badURL` when the base URL has no scheme or host, or the path carries `?` or `#`.
   public func url(for target: some TargetType) throws(NetworkError) -> URL {
-    baseURL
+    // TODO: append the path to the base URL's path, add the sorted, encoded query.
+    throw .badURL(NotImplemented("RequestBuilder.url(for:)").description)
   }
 
   static func encode(_ text: String) -> String {
+    // TODO: percent-encode every byte outside `unreserved` (placeholder: the text unchanged).
     text
   }
 
@@ -115,6 +121,7 @@ public struct RequestBuilder: Sendable {
   /// `Idempotency-Key` header when the target has a key, the body with its `Content-Type`, and the
   /// timeout (the target's or the default).
   public func makeRequest(for target: some TargetType) throws(NetworkError) -> URLRequest {
-    URLRequest(url: baseURL)
+    // TODO: the URL, method, headers, idempotency key, body with its type, and timeout.
+    throw .encoding(NotImplemented("RequestBuilder.makeRequest(for:)").description)
   }
 }

@@ -13,6 +13,7 @@ import Workbook
   import FoundationNetworking
 #endif
 
+// Given — the source of random draws; write the policy below it.
 /// Where jitter comes from: a seeded generator in tests, the system generator in an app, or a
 /// constant to pin one value. Shared by reference, so one source serves many retries.
 public final class RandomSource: Sendable {
@@ -109,6 +110,7 @@ public struct RetryPolicy: Sendable {
   /// The wait before retry number `retry` (1 = the first retry): `baseDelay · 2^(retry-1)`,
   /// capped at `maxDelay`, then jittered with one draw from `random`. O(retry) at most.
   public func backoff(beforeRetry retry: Int, random: RandomSource) -> Duration {
+    // TODO: double per retry, cap at `maxDelay`, then apply `jitter` (placeholder: `baseDelay`).
     baseDelay
   }
 
@@ -120,12 +122,14 @@ public struct RetryPolicy: Sendable {
   /// Whether a request may be sent twice: an idempotent method, or any method with an
   /// idempotency key the server deduplicates on. A plain POST could create two orders.
   public func mayRetry(method: HTTPMethod, idempotencyKey: String?) -> Bool {
+    // TODO: an idempotent method, or any method with a key (placeholder: false).
     false
   }
 
   /// Whether `error` is transient: a retryable status, a timeout, or a transient transport code.
   /// Offline, 401, other 4xx, decoding and cancellation are not.
   public func isRetryable(_ error: NetworkError) -> Bool {
+    // TODO: retryable statuses, timeouts and transient codes (placeholder: false).
     false
   }
 
@@ -133,12 +137,14 @@ public struct RetryPolicy: Sendable {
   /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, measured from `now`; a past date means no wait).
   /// Nil when the value is neither: a negative or fractional number of seconds is not valid.
   public static func retryAfter(_ value: String, now: Date) -> Duration? {
+    // TODO: whole seconds or an HTTP-date measured from `now` (placeholder: nil).
     nil
   }
 
   /// The wait before retry `retry` after `error`: the server's `Retry-After` capped at
   /// `maxRetryAfter` when it sent a valid one, the jittered backoff otherwise.
   public func delay(after error: NetworkError, beforeRetry retry: Int, random: RandomSource, now: Date) -> Duration {
+    // TODO: prefer a valid `Retry-After`, capped (placeholder: it ignores the header).
     backoff(beforeRetry: retry, random: random)
   }
 
@@ -152,11 +158,7 @@ public struct RetryPolicy: Sendable {
     method: HTTPMethod, idempotencyKey: String? = nil, clock: C, random: RandomSource = .system,
     now: () -> Date = Date.init, operation: (_ attempt: Int) async throws -> T
   ) async throws(NetworkError) -> T where C.Duration == Duration {
-    // One attempt only, for now: write the loop.
-    do {
-      return try await operation(1)
-    } catch {
-      throw NetworkError(mapping: error)
-    }
+    // TODO: attempt, and on a retryable failure wait on `clock` and try again, up to `maxAttempts`.
+    throw .encoding(NotImplemented("RetryPolicy.run").description)
   }
 }

@@ -8,6 +8,7 @@
 import Foundation
 import Workbook
 
+// Given — the token the store keeps.
 /// An access token, the refresh token that renews it, and when the access token expires.
 public struct AuthToken: Codable, Sendable, Equatable {
   public var accessToken: String
@@ -32,7 +33,7 @@ public actor TokenStore {
   public typealias Refresh = @Sendable (_ refreshToken: String) async throws -> AuthToken
 
   private var token: AuthToken?
-  // Add what you need to remember a refresh in flight.
+  // TODO: add what you need to remember a refresh in flight.
   private let refresh: Refresh
   private let now: @Sendable () -> Date
   /// How long before expiry a token counts as expired, so it does not die on the way.
@@ -57,6 +58,7 @@ public actor TokenStore {
   /// must never overwrite this token (a logout during a refresh would otherwise sign the user
   /// back in). Its waiters get the new state: the new access token, or `.unauthorized`.
   public func set(_ token: AuthToken?) {
+    // TODO: also abandon a refresh in flight (placeholder: it only replaces the token).
     self.token = token
   }
 
@@ -65,7 +67,8 @@ public actor TokenStore {
   /// fails with `.unauthorized` signs out (the token becomes nil); any other failure keeps the
   /// token, so the next call tries again.
   public func validAccessToken() async throws(NetworkError) -> String? {
-    token?.accessToken
+    // TODO: refresh first when the token expires within `refreshMargin`, joining one in flight.
+    throw .encoding(NotImplemented("TokenStore.validAccessToken").description)
   }
 
   /// A new access token after the server rejected `rejected` with a 401.
@@ -75,16 +78,14 @@ public actor TokenStore {
   /// counts as changed once there is one). Otherwise this starts the refresh, or joins the one in
   /// flight. Throws `.unauthorized` when signed out or when the refresh token was rejected.
   public func refreshedAccessToken(after rejected: String?) async throws(NetworkError) -> String {
-    throw .unauthorized
+    // TODO: return a newer token at once, else start the refresh or join the one in flight.
+    throw .encoding(NotImplemented("TokenStore.refreshedAccessToken").description)
   }
 
   /// Runs `send` with the access token; after a 401, gets a new token and replays `send` exactly
   /// once. A second 401, or any other error, reaches the caller.
   public nonisolated func authorized<T>(_ send: (_ accessToken: String?) async throws -> T) async throws(NetworkError) -> T {
-    do {
-      return try await send(nil)
-    } catch {
-      throw NetworkError(mapping: error)
-    }
+    // TODO: send with the valid token; after a 401, refresh and replay exactly once.
+    throw .encoding(NotImplemented("TokenStore.authorized").description)
   }
 }

@@ -12,6 +12,7 @@
 import Dispatch
 import Synchronization
 
+// Given — a flag a queued hop checks before it calls the handler.
 /// Open until closed, once, from any thread: tells a hop that already left whether it still may run.
 final class DeliveryGate: Sendable {
   private let open = Atomic<Bool>(true)
@@ -29,7 +30,8 @@ extension Observable {
   /// After `cancel()` returns (or the token is released) no call starts, even for a change
   /// that was already waiting on the queue; a call running at that moment finishes.
   public func observe(on queue: DispatchQueue, initial: Bool = true, _ handler: @escaping Handler) -> ObserverToken {
-    // Ignores `queue`: calls `handler` on the writer's thread. Replace this.
+    // TODO: hop to `queue` with each value, and call `handler` there only while still observing.
+    // Placeholder: it ignores `queue` and calls `handler` on the writer's thread.
     observe(initial: initial, handler)
   }
 
@@ -38,7 +40,8 @@ extension Observable {
   public func observeOnMainActor(
     initial: Bool = true, _ handler: @escaping @MainActor @Sendable (Value) -> Void
   ) -> ObserverToken {
-    // Never calls `handler`. Replace this.
+    // TODO: hop to the main actor with each value, and call `handler` only while still observing.
+    // Placeholder: it never calls `handler`.
     ObserverToken {}
   }
 }

@@ -23,9 +23,10 @@ extension Observable {
   /// while a delivery runs, returns before its own delivery happened; the deliverer makes it
   /// next. Each delivery costs O(n log n) for n observers (a binary search per observer).
   func deliverPending() {
-    // The naive version, good enough for exercise 1 and wrong for everything in exercise 2: it
-    // takes everything pending and calls, right here, the observers registered at this moment,
-    // even when another delivery is running further up the stack or on another thread. Replace it.
+    // TODO: deliver one at a time: claim `isDelivering`, take the oldest delivery, walk by id.
+    // Placeholder: the naive version, good enough for exercise 1 and wrong for everything in
+    // exercise 2. It takes everything pending and calls, right here, the observers registered at
+    // this moment, even when another delivery is running further up the stack or on another thread.
     let (deliveries, observers) = state.withLock { state in
       defer { state.pending.removeAll() }
       return (state.pending, state.observers)

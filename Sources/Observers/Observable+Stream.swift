@@ -14,6 +14,7 @@
 // to the latest value rather than working through stale ones (right for state a screen renders;
 // wrong for events that must each be handled, for which pass `.unbounded`).
 extension Observable {
+  // Given — the newest-only default; write the function below it.
   /// The current value, then every change, for one consumer, keeping only the newest value while
   /// the consumer is busy (`.bufferingNewest(1)`).
   ///
@@ -26,7 +27,8 @@ extension Observable {
   /// The same, with your own buffering policy; `.unbounded` keeps every change for a slow consumer
   /// (memory grows with how far it falls behind).
   public func values(buffering policy: AsyncStream<Value>.Continuation.BufferingPolicy) -> AsyncStream<Value> {
-    // A stream with the current value only, which then ends. Replace this.
+    // TODO: observe, yield each value, and remove the observer in `onTermination`.
+    // Placeholder: a stream with the current value only, which then ends.
     let current = value
     return AsyncStream(bufferingPolicy: policy) { continuation in
       continuation.yield(current)

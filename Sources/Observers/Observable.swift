@@ -27,6 +27,7 @@ import Workbook
 public final class Observable<Value: Sendable>: Sendable {
   public typealias Handler = @Sendable (Value) -> Void
 
+  // Given — the records the lock guards; you fill them in, you need not change them.
   /// One registered observer.
   struct Entry {
     let id: Int
@@ -65,6 +66,7 @@ public final class Observable<Value: Sendable>: Sendable {
     state = InstrumentedMutex(State(value: initial))
   }
 
+  // Given — a test seam: the tests build the observable with a hook on its lock.
   /// An observable whose lock calls `afterUnlock` each time it is released: the tests' way in
   /// between two critical sections (see `InstrumentedMutex`).
   init(_ initial: Value, afterUnlock: @escaping @Sendable () -> Void) {
@@ -74,6 +76,7 @@ public final class Observable<Value: Sendable>: Sendable {
   /// The current value. Setting it is one change, delivered to every observer.
   public var value: Value {
     get { state.withLock { $0.value } }
+    // TODO: store the value, bump the version and queue a delivery under one lock, then deliver.
     set {}
   }
 
@@ -84,7 +87,8 @@ public final class Observable<Value: Sendable>: Sendable {
   /// (the lock is not reentrant). If it throws, nothing changes and nobody is told.
   @discardableResult
   public func update<Result: Sendable>(_ transform: (inout Value) throws -> Result) rethrows -> Result {
-    // Runs `transform` on a copy and throws the copy away: nothing is stored. Replace this.
+    // TODO: transform the stored value under one lock, queue its delivery, deliver after.
+    // Placeholder: it runs `transform` on a copy and throws the copy away, so nothing is stored.
     var draft = value
     return try transform(&draft)
   }
@@ -96,15 +100,18 @@ public final class Observable<Value: Sendable>: Sendable {
   /// you want to hear about changes. Capture your owner weakly in `handler`: the observable keeps
   /// the closure alive until the token goes.
   public func observe(initial: Bool = true, _ handler: @escaping Handler) -> ObserverToken {
-    // Registers nothing, and the token cancels nothing. Replace this.
+    // TODO: register an `Entry` under the lock and return a token that removes it.
+    // Placeholder: it registers nothing, and the token cancels nothing.
     ObserverToken {}
   }
 
   /// How many observers are registered: lets a test (or a debug screen) spot a leak.
   public var observerCount: Int {
+    // TODO: count the registered observers under the lock (placeholder: 0).
     0
   }
 
   func removeObserver(_ id: Int) {
+    // TODO: remove the entry with this id under the lock (this empty body removes nothing).
   }
 }

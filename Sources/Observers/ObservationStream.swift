@@ -13,6 +13,7 @@
 // as one new value.
 import Observation
 
+// TODO: add the framework's macro to `ProfileModel`, as its comment says.
 /// A screen's model. It needs the framework's `@Observable` macro. Spell it in full,
 /// `@Observation.Observable`, so that no reader (and no compiler) takes it for this module's own
 /// `Observable` class. Add it.
@@ -27,6 +28,7 @@ public final class ProfileModel {
   }
 }
 
+// Given — the stream; it starts the tracker you write below and stops it when the stream ends.
 /// The result of `read()` now, then again after every change to the observable properties it
 /// read (re-registered after each change), newest only for a busy consumer.
 ///
@@ -60,7 +62,8 @@ final class ChangeTracker<Value: Sendable> {
   }
 
   func track() {
-    // Reads once, untracked, and ends the stream. Replace this.
+    // TODO: read under `withObservationTracking`, yield, and on a change track again on the main actor.
+    // Placeholder: it reads once, untracked, and ends the stream.
     continuation.yield(read())
     continuation.finish()
   }

@@ -10,6 +10,7 @@
 // chapter. A notification posted under the name without a payload (by older code, say) is ignored.
 import Foundation
 
+// Given — the protocol a payload adopts, the one `userInfo` key, and the registration wrapper.
 /// A notification with a typed payload: the type is the contract between poster and observers.
 public protocol TypedNotification: Sendable {
   /// The name it is posted under. The default is derived from the type's full name, unique per type.
@@ -34,7 +35,7 @@ struct CenterRegistration: @unchecked Sendable {
 extension NotificationCenter {
   /// Posts `payload` under its type's name. Observers run synchronously on the posting thread.
   public func post<Payload: TypedNotification>(_ payload: Payload) {
-    // Posts nothing. Replace this.
+    // TODO: post under `Payload.name` with the payload in `userInfo` (this empty body posts nothing).
   }
 
   /// Calls `handler` with every `Payload` posted, on the posting thread, until the token is
@@ -42,7 +43,8 @@ extension NotificationCenter {
   public func observe<Payload: TypedNotification>(
     _ type: Payload.Type, _ handler: @escaping @Sendable (Payload) -> Void
   ) -> ObserverToken {
-    // Registers nothing. Replace this.
+    // TODO: add an observer that casts the payload, and a token that removes it.
+    // Placeholder: it registers nothing.
     ObserverToken {}
   }
 }

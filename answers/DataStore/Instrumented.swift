@@ -1,4 +1,4 @@
-// Given — the queue of exercise 4, with a hook for the tests (exercise 3's lock,
+// Given: the queue of exercise 4, with a hook for the tests (exercise 3's lock,
 // `InstrumentedMutex`, is in the Workbook module every chapter shares). Nothing to write here:
 // use it exactly as you would use a `DispatchQueue`.
 import Dispatch

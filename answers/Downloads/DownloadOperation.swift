@@ -43,7 +43,8 @@ public final class DownloadOperation: Operation, @unchecked Sendable {
   public typealias Transfer = @Sendable () async throws -> Void
 
   private let transfer: Transfer
-  /// (Given: a seam for the tests.) `start()` calls it between making the transfer's task and
+  // Given — a seam for the tests.
+  /// `start()` calls it between making the transfer's task and
   /// storing it: the window in which a `cancel()` from another thread finds no task to cancel.
   /// It does nothing in an app; a test cancels the operation from here.
   let beforeStoringTask: @Sendable (DownloadOperation) -> Void
@@ -58,7 +59,8 @@ public final class DownloadOperation: Operation, @unchecked Sendable {
     self.init(priority: priority, beforeStoringTask: { _ in }, transfer: transfer)
   }
 
-  /// (Given.) An operation whose `start()` calls `beforeStoringTask`, for the tests.
+  // Given — the initializer with the test seam.
+  /// An operation whose `start()` calls `beforeStoringTask`, for the tests.
   init(
     priority: DownloadPriority, beforeStoringTask: @escaping @Sendable (DownloadOperation) -> Void,
     transfer: @escaping Transfer

@@ -1,4 +1,4 @@
-// Shared plumbing (not an exercise): the download engine that puts exercises 4–6 together.
+// Given: the download engine that puts exercises 4–6 together. Nothing to write here.
 //
 // One download: open a partial file (exercise 5), send the request (a resume request from
 // exercise 6), stream the body to disk (exercise 4), then commit the file or, on failure, remove

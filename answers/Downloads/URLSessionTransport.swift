@@ -1,4 +1,4 @@
-// Shared plumbing (not an exercise): the transport an app uses, on a real URLSession.
+// Given: the transport an app uses, on a real URLSession. Nothing to write here.
 //
 // A data task streams the body: each `didReceive data` becomes a chunk the
 // downloader pulls. When the reader falls behind by more than `bufferLimit` bytes, the task is

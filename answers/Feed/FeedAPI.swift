@@ -1,3 +1,4 @@
+// Given: the server as the feed sees it, and the feed's errors. Nothing to write here.
 import Foundation
 import Networking
 

@@ -1,3 +1,4 @@
+// Given: `FeedAPI` on chapter 3's network layer, for the app and the demo. Nothing to write here.
 import Foundation
 import Networking
 

@@ -1,3 +1,4 @@
+// Given: the feed's models (posts, comments, pages). Nothing to write here.
 import Foundation
 import Networking
 

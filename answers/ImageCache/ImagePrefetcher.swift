@@ -26,7 +26,8 @@ public actor ImagePrefetcher {
   /// URLs whose prefetch ran to the end (loaded or failed).
   public private(set) var completedCount = 0
 
-  /// Given: a test seam. Each prefetch's task awaits `loadEnded(url)` once its load is over
+  // Given — a test seam.
+  /// Each prefetch's task awaits `loadEnded(url)` once its load is over
   /// (loaded, failed or cancelled; a skipped URL has no load), just before it reports back to the
   /// prefetcher. It does nothing in an app. A test holds a cancelled load there, so that it
   /// reports only after the same URL was prefetched again (`aLateFinishLeavesTheNewerRunAlone`).
@@ -37,7 +38,7 @@ public actor ImagePrefetcher {
     self.init(loader: loader, maxConcurrent: maxConcurrent, priority: priority, loadEnded: { _ in })
   }
 
-  /// Given: the initializer with the test seam.
+  // Given — the initializer with the test seam.
   init(loader: ImageLoader, maxConcurrent: Int = 2, priority: TaskPriority = .low, loadEnded: @escaping @Sendable (URL) async -> Void) {
     self.loader = loader
     self.maxConcurrent = max(1, maxConcurrent)

@@ -45,7 +45,8 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   public nonisolated let plugins: PluginChain
   private let clock: C
   private let random: RandomSource
-  /// Given: a test seam, called by `dataTask(for:priority:completion:)` with each task it makes,
+  // Given — a test seam.
+  /// A test seam, called by `dataTask(for:priority:completion:)` with each task it makes,
   /// before anything resumes it. An app passes nothing. A test records the tasks here, or cancels
   /// the caller at this exact point: `perform` has begun, and its task exists but has not started.
   private nonisolated let taskCreated: @Sendable (URLSessionTask) -> Void
@@ -154,9 +155,10 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
     }
   }
 
+  // Given — it sets the priority from `taskPriority`, which is yours to write above.
   /// The `URLSessionDataTask` for `request`, not resumed yet, with `priority` set on it.
   ///
-  /// Given: `perform` makes its task here, so the priority is set and the test seam
+  /// `perform` makes its task here, so the priority is set and the test seam
   /// (`taskCreated`) sees the task. Call it with no lock held: a test may cancel the caller from
   /// inside it, which runs your cancellation handler right there, on this thread.
   public nonisolated func dataTask(

@@ -1,4 +1,4 @@
-// Given: the token every observation in this chapter returns. Nothing to do here.
+// Given: the token every observation in this chapter returns. Nothing to write here.
 import Synchronization
 
 /// Keeps one observation alive. `cancel()` ends it; so does releasing the token (its `deinit`

@@ -16,7 +16,18 @@ struct ExerciseResult: Codable {
     // Tests that crashed or never finished say something, whatever the file looks like.
     if failures.contains(where: { $0.name == TestCase.wholeExercise }) { return false }
     if !solved, untouched == true { return true }
-    return passed == 0 && !failures.isEmpty && failures.allSatisfy { ($0.failure ?? "").contains("not implemented yet") }
+    return passed == 0 && !failures.isEmpty && failures.allSatisfy { NotImplementedMarker.isIn($0.failure ?? "") }
+  }
+
+  /// What the failures say is not written yet (`Type.member`), each once, in order.
+  var unwritten: [String] {
+    var names: [String] = []
+    for failure in failures {
+      for name in NotImplementedMarker.members(in: failure.failure ?? "") where !names.contains(name) {
+        names.append(name)
+      }
+    }
+    return names
   }
 }
 

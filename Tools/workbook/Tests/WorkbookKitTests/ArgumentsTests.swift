@@ -49,8 +49,7 @@ struct ArgumentsTests {
     #expect(try MutantsCommand([]).chapters.isEmpty)
     #expect(try MutantsCommand(["--check"]).checkOnly)
     #expect(try CheckStarterCommand(["2", "4"]).chapters == [2, 4])
-    #expect(try CheckCommand(["--edit-sites"]).editSites)
-    #expect(try !CheckCommand([]).editSites)
+    #expect(throws: UsageError.self, "edit sites are always checked: the switch is gone") { try CheckCommand(["--edit-sites"]) }
     #expect(try HintCommand(["3", "--reference", "1"]).reference == [1])
     #expect(try WatchCommand(["6", "--reference", "3,4"]).reference == [3, 4])
     #expect(try DrillCommand([]).chapter == nil)

@@ -207,9 +207,9 @@ struct CheckTests {
     try workbook.edit(
       "Chapters/07-counters/exercises.json", replacing: #""files": ["Pair.swift"]"#,
       with: #""files": ["PairStore.swift", "Pair.swift"]"#)
-    let part = "// Exercise 2, part 1 — Saving a pair (beginner)\nstruct PairStore {}\n"
-    try workbook.write("Sources/Counters/PairStore.swift", part)
-    try workbook.write("answers/Counters/PairStore.swift", part)
+    let part = "// Exercise 2, part 1 — Saving a pair (beginner)\nstruct PairStore {\n"
+    try workbook.write("Sources/Counters/PairStore.swift", part + "  // TODO: add what a saved pair needs.\n}\n")
+    try workbook.write("answers/Counters/PairStore.swift", part + "  var saved: Pair?\n}\n")
     #expect(workbook.problems() == [])
   }
 
@@ -261,17 +261,72 @@ struct CheckTests {
           + "answers/Counters/Limits.swift; make them identical"))
   }
 
-  @Test("edit-site markers: not checked by default, named when switched on")
+  @Test("an edit site without its `// TODO:` line is named, by plain `workbook check`")
   func editSites() throws {
     let workbook = try ScratchWorkbook()
-    #expect(workbook.problems() == [])
-    let report = workbook.report(adding: [.editSites])
+    try workbook.edit("Sources/Counters/Counter.swift", replacing: "    // TODO: add one, up to `Limits.maximum`.\n", with: "")
+    let report = workbook.report()
     #expect(report.contains("[edit-sites] Sources/Counters/Counter.swift (exercise 1) has no `// TODO:` marker"))
-    #expect(report.contains("Sources/Counters/Pair.swift (exercise 2)"))
-    for file in ["Counter.swift", "Pair.swift"] {
-      try workbook.edit("Sources/Counters/\(file)", replacing: "throw NotImplemented()", with: "// TODO: write it\n throw NotImplemented()")
+    #expect(report.contains("[edit-sites] Sources/Counters/Counter.swift:11 throws NotImplemented with no `// TODO:` line right above it"))
+    #expect(workbook.problems().count == 2, "the file has no marker, and its one edit site lacks one: \(report)")
+  }
+
+  @Test("a starter that looks finished (an empty body, a plausible value) must say so at its edit site")
+  func silentPlaceholders() throws {
+    let workbook = try ScratchWorkbook()
+    try workbook.edit(
+      "Sources/Counters/Pair.swift", replacing: "public func total() throws -> Int { throw NotImplemented() }",
+      with: "public func total() throws -> Int { throw NotImplemented() }\n  public var isEmpty: Bool { true }\n"
+        + "  public func reset() {\n  }\n  public var count: Int {\n    0\n  }")
+    let sites = unmarkedEditSites(try workbook.read("Sources/Counters/Pair.swift"))
+    #expect(
+      sites == [
+        EditSite(line: 7, what: "returns the placeholder `true`"), EditSite(line: 8, what: "has an empty body"),
+        EditSite(line: 11, what: "returns the placeholder `0`"),
+      ])
+    #expect(workbook.report().contains("[edit-sites] Sources/Counters/Pair.swift:8 has an empty body with no `// TODO:` line"))
+
+    // Given blocks and a one-line empty initializer are no edit sites.
+    let given = """
+      // Given — defaults.
+      extension Counter {
+        public var isZero: Bool { false }
+        public func log() {}
+      }
+      public struct Box {
+        public init() {}
+      }
+      """
+    #expect(unmarkedEditSites(given) == [])
+  }
+
+  @Test("given code is labelled one way: `// Given: …` opens a given file, `// Given — …` a given block")
+  func givenLabels() throws {
+    let workbook = try ScratchWorkbook()
+    for root in ["Sources", "answers"] {
+      try workbook.edit("\(root)/Counters/Limits.swift", replacing: "// Given: the largest", with: "// The largest")
     }
-    #expect(workbook.problems(adding: [.editSites]) == [])
+    try workbook.edit("Sources/Counters/Pair.swift", replacing: "public struct Pair {", with: "/// (Given.) Two counters.\npublic struct Pair {")
+    let report = workbook.report()
+    #expect(report.contains("[given] Sources/Counters/Limits.swift:1 starts “// The largest count. Nothing to write here.”; a given file opens with its label"))
+    #expect(
+      report.contains(
+        "[edit-sites] Sources/Counters/Pair.swift:4 labels given code “/// (Given.) Two counters.”; "
+          + "spell a given block's label `// Given — why it is there`"))
+    #expect(workbook.problems().count == 2, "\(report)")
+  }
+
+  @Test("answers and given files carry no edit-site marker")
+  func markersOnlyInStarters() throws {
+    let workbook = try ScratchWorkbook()
+    try workbook.edit("answers/Counters/Pair.swift", replacing: "{ first.value + second.value }", with: "{ throw NotImplemented() }")
+    for root in ["Sources", "answers"] {
+      try workbook.edit("\(root)/Counters/Limits.swift", replacing: "enum Limits {", with: "// TODO: pick a limit.\nenum Limits {")
+    }
+    let report = workbook.report()
+    #expect(report.contains("[edit-sites] answers/Counters/Pair.swift still has a `// TODO:` marker or a NotImplemented"))
+    #expect(report.contains("[edit-sites] Sources/Counters/Limits.swift is given (no exercise lists it) but has a `// TODO:` marker"))
+    #expect(report.contains("[edit-sites] answers/Counters/Limits.swift still has"))
   }
 
   // MARK: - Mutants

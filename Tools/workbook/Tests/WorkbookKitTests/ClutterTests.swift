@@ -131,5 +131,12 @@ struct ClutterTests {
     #expect(marked() == [true, true])
     try "my own work\n".write(toFile: "\(root)/Sources/Counters/Counter.swift", atomically: true, encoding: .utf8)
     #expect(marked() == [false, true])
+
+    // A branch that lost its upstream still compares with the clone's origin; with no remote
+    // left, nobody knows what was shipped.
+    try git(["branch", "--unset-upstream"], in: root)
+    #expect(marked() == [false, true], "origin/HEAD is the workbook as cloned")
+    try git(["remote", "remove", "origin"], in: root)
+    #expect(marked() == [nil, nil], "no upstream and no origin: unknown, not untouched")
   }
 }

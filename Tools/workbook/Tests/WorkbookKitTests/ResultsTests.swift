@@ -35,6 +35,43 @@ struct ResultsTests {
     #expect(!exercise.notStarted, "a crash says something, whatever the file looks like")
   }
 
+  @Test("a typed-throws starter's error case carries the marker: the exercise is not started, and reads so")
+  func typedThrowsNotStarted() throws {
+    func plain(_ text: String) -> String {
+      text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+    }
+    // `throws(NetworkError)` cannot throw NotImplemented: the starter throws
+    // `.encoding(NotImplemented("NetworkManager.send").description)`, which the tests print inside
+    // whatever they checked.
+    let caught = TestCase(
+      suite: "M.Exercise7_T", name: "a()", failure: #"Caught error: .encoding("not implemented yet: NetworkManager.send") (error)"#)
+    let compared = TestCase(
+      suite: "M.Exercise7_T", name: "b()",
+      failure: #"Expectation failed: (error → .encoding("not implemented yet: StubbingClient.decode(_:for:)")) == .unauthorized"#)
+    let nested = TestCase(
+      suite: "M.Exercise7_T", name: "c()",
+      failure: #"Caught error: ValidationError(fields: [FieldError(field: "", message: "not implemented yet: APIResponse.unwrap")])"#)
+    var exercise = ExerciseResult(number: 7, title: "T")
+    exercise.failures = [caught, compared, nested, caught]
+    #expect(exercise.notStarted, "every failure carries the marker, whatever case wraps it")
+    #expect(exercise.unwritten == ["NetworkManager.send", "StubbingClient.decode(_:for:)", "APIResponse.unwrap"])
+    #expect(plain(explain(compared.failure!)) == "    not implemented yet: StubbingClient.decode(_:for:)", "the wrapping case is not shown")
+    let workbook = try ScratchWorkbook()
+    let chapter = try Catalog.load(root: workbook.root).chapter(7)
+    let line = plain(GradeCommand.notStartedLine(exercise, files: "NetworkManager.swift", chapter))
+    #expect(line.contains("Not started: each `// TODO:` in Sources/Counters/NetworkManager.swift says what to write"))
+    #expect(line.contains("not implemented yet: `NetworkManager.send`, `StubbingClient.decode(_:for:)`"))
+    #expect(!line.contains(".encoding"))
+  }
+
+  @Test("the grader's marker is Support/Workbook's")
+  func markerMatchesWorkbook() throws {
+    let workbook = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../../../Support/Workbook/NotImplemented.swift").standardized
+    let source = try String(contentsOf: workbook, encoding: .utf8)
+    #expect(source.contains("public static let marker = \"\(NotImplementedMarker.text)\""))
+  }
+
   @Test("a result survives the summary file; an older tool's summary still loads, without a variant")
   func summaries() throws {
     var result = ChapterResult(chapter: 7, variant: Variant(answers: [3]), exercises: [ExerciseResult(number: 1, title: "T")])

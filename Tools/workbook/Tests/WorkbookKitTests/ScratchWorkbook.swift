@@ -155,6 +155,7 @@ final class ScratchWorkbook {
         public init() {}
 
         public mutating func increment() throws {
+          // TODO: add one, up to `Limits.maximum`.
           throw NotImplemented()
         }
       }
@@ -186,6 +187,7 @@ final class ScratchWorkbook {
       import Workbook
 
       public struct Pair {
+        // TODO: add up both counters.
         public func total() throws -> Int { throw NotImplemented() }
       }
       """
@@ -206,7 +208,7 @@ final class ScratchWorkbook {
     (
       "Sources/Counters/Limits.swift",
       """
-      // Given — the largest count. Nothing to write here.
+      // Given: the largest count. Nothing to write here.
       enum Limits {
         static let maximum = 1_000
       }
@@ -215,7 +217,7 @@ final class ScratchWorkbook {
     (
       "answers/Counters/Limits.swift",
       """
-      // Given — the largest count. Nothing to write here.
+      // Given: the largest count. Nothing to write here.
       enum Limits {
         static let maximum = 1_000
       }

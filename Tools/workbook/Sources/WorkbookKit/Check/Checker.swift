@@ -16,7 +16,8 @@ enum Rule: String, CaseIterable, Sendable {
   /// Every exercise's files exist in `Sources/` and `answers/`, and the starter's header comment
   /// names the exercise; both folders hold the same files.
   case files
-  /// Every given file (code the learner does not write) is identical in `Sources/` and `answers/`.
+  /// Every given file (code the learner does not write) is identical in `Sources/` and `answers/`
+  /// and opens with its label, `// Given: …`.
   case given
   /// Every mutant parses and applies to its answer.
   case mutants
@@ -24,7 +25,9 @@ enum Rule: String, CaseIterable, Sendable {
   case interview
   /// The chapter's extras (drill, figures, server) are as `exercises.json` says.
   case extras
-  /// Every exercise file of the starter marks where the learner writes code. Off by default.
+  /// Every place the learner writes code carries a `// TODO:` line above the `NotImplemented` it
+  /// throws or the placeholder it returns; given blocks are labelled `// Given — …`; the answers
+  /// and given files carry no marker.
   case editSites = "edit-sites"
 }
 
@@ -38,13 +41,10 @@ struct Problem: Equatable, CustomStringConvertible {
 
 /// Checks a workbook's own rules: the counterpart of `rustlings dev check`, run by `make test`.
 struct Checker {
-  /// The marker every place the learner writes code carries (see CONTRIBUTING.md).
-  static let editSiteMarker = "// TODO:"
-
   /// The workbook's root folder.
   let root: String
-  /// The rules to check; `editSites` is left out until every starter has its markers.
-  var rules: Set<Rule> = Set(Rule.allCases).subtracting([.editSites])
+  /// The rules to check: all of them, unless a test leaves some out.
+  var rules: Set<Rule> = Set(Rule.allCases)
 
   /// Every problem found, chapter by chapter; empty when every rule holds.
   func problems() -> [Problem] {

@@ -48,31 +48,30 @@ extension Checker {
     return files(in: chapter.starterPath).filter { !written.contains($0) }
   }
 
-  /// Given code is the same in the starter and the answer: a fix made in one must reach the other.
+  /// Given code is the same in the starter and the answer (a fix made in one must reach the
+  /// other) and says so on its first line, `// Given: …`.
   func givenFileProblems(_ chapter: Chapter) -> [Problem] {
-    givenFiles(chapter).compactMap { file in
+    givenFiles(chapter).flatMap { file -> [Problem] in
       let starter = "\(chapter.starterPath)/\(file)"
       let answer = "\(chapter.answerPath)/\(file)"
-      guard let answerText = read(answer) else { return nil }  // reported by the files rule
-      guard read(starter) != answerText else { return nil }
-      return Problem(
-        rule: .given,
-        message: "\(starter) is given code (no exercise lists it) but differs from \(answer); make them identical "
-          + "(`diff \(starter) \(answer)`), or list the file in its exercise's `files` if the learner writes it")
-    }
-  }
-
-  /// Every exercise file of the starter marks where the learner writes code.
-  func editSiteProblems(_ chapter: Chapter) -> [Problem] {
-    chapter.exercises.flatMap { exercise in
-      exercise.files.compactMap { file in
-        let starter = "\(chapter.starterPath)/\(file)"
-        guard let text = read(starter), !text.contains(Checker.editSiteMarker) else { return nil }
-        return Problem(
-          rule: .editSites,
-          message: "\(starter) (exercise \(exercise.number)) has no `\(Checker.editSiteMarker)` marker; mark every "
-            + "place the learner writes code, where the starter throws NotImplemented")
+      guard let answerText = read(answer) else { return [] }  // reported by the files rule
+      var found: [Problem] = []
+      if read(starter) != answerText {
+        found.append(
+          Problem(
+            rule: .given,
+            message: "\(starter) is given code (no exercise lists it) but differs from \(answer); make them identical "
+              + "(`diff \(starter) \(answer)`), or list the file in its exercise's `files` if the learner writes it"))
       }
+      if file.hasSuffix(".swift"), let text = read(starter), !text.hasPrefix(Checker.givenFileLabel) {
+        let header = text.prefix { $0 != "\n" }
+        found.append(
+          Problem(
+            rule: .given,
+            message: "\(starter):1 starts “\(header)”; a given file opens with its label, `\(Checker.givenFileLabel) what it is. "
+              + "Nothing to write here.`, the same in \(answer)"))
+      }
+      return found
     }
   }
 }

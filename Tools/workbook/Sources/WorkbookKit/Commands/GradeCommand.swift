@@ -97,16 +97,23 @@ struct GradeCommand: Command {
   }
 
   /// Marks the exercises whose files are unchanged from the workbook as cloned (or last pulled):
-  /// some starters return placeholder values instead of throwing, and pass a test or two by
-  /// accident, yet nobody has started them. Needs git and an upstream; otherwise unknown.
+  /// some starters must return placeholder values (a function that cannot throw), and pass a test
+  /// or two by accident, yet nobody has started them. The workbook as shipped is the upstream
+  /// branch, else the clone's `origin` (a branch whose tracking was lost); never HEAD, which may
+  /// hold the learner's own commits. Without git or a remote, unknown.
   /// Only the exercise's own files are compared, so clutter beside them (a `.DS_Store`) is no edit.
   static func markUntouched(_ result: inout ChapterResult, _ chapter: Chapter, root: String = ".") {
+    let directory = root == "." ? nil : root
+    let shipped = ["@{upstream}", "origin/HEAD", "origin/main"].first { candidate in
+      (try? runCommand(["git", "rev-parse", "--verify", "-q", "\(candidate)^{commit}"], timeout: 10, in: directory))?
+        .succeeded == true
+    }
+    guard let shipped else { return }
     for index in result.exercises.indices {
       guard let exercise = chapter.exercise(result.exercises[index].number) else { continue }
       let paths = exercise.files.map { "\(chapter.starterPath)/\($0)" }
       guard
-        let diff = try? runCommand(
-          ["git", "diff", "--quiet", "@{upstream}", "--"] + paths, timeout: 10, in: root == "." ? nil : root)
+        let diff = try? runCommand(["git", "diff", "--quiet", shipped, "--"] + paths, timeout: 10, in: directory)
       else { continue }
       switch diff.status {
       case 0: result.exercises[index].untouched = true
@@ -164,6 +171,18 @@ struct GradeCommand: Command {
     print("\n  " + progressBar(done: result.solvedCount, total: result.exercises.count) + " \(result.solvedCount)/\(result.exercises.count) exercises")
   }
 
+  /// What a learner who has not started an exercise reads first: where to write, and what the
+  /// tests found unwritten (whatever error case a typed-throws starter carried the marker in).
+  static func notStartedLine(_ exercise: ExerciseResult, files: String, _ chapter: Chapter) -> String {
+    let unwritten = exercise.unwritten
+    var line = Style.bold("  Not started") + ": each `// TODO:` in \(chapter.starterPath)/\(files) says what to write"
+    if !unwritten.isEmpty {
+      let shown = unwritten.prefix(4).map { "`\($0)`" }.joined(separator: ", ")
+      line += " (\(NotImplementedMarker.text): \(shown)\(unwritten.count > 4 ? ", …" : ""))"
+    }
+    return line + "."
+  }
+
   static func printNextStep(_ result: ChapterResult, _ chapter: Chapter, showHint: Bool, focus: Int? = nil) {
     guard result.compiled else {
       print("\nFix the compile errors above, then run `make chapter-\(chapter.number)` again.")
@@ -192,7 +211,11 @@ struct GradeCommand: Command {
     let order = declarationOrder(chapter)
     func position(_ test: TestCase) -> Int { order["\(test.suite.split(separator: ".").last ?? "").\(test.name)"] ?? .max }
     let failures = next.failures.sorted { position($0) < position($1) }
-    if let failure = failures.first {
+    if next.notStarted {
+      print(notStartedLine(next, files: files, chapter))
+    }
+    // A first failure that only says "not implemented yet" repeats the line above.
+    if let failure = failures.first, !(next.notStarted && NotImplementedMarker.isIn(failure.failure ?? "")) {
       print(Style.bold("  First failure") + " in \(failure.name):")
       for line in (failure.failure ?? "").components(separatedBy: "\n").prefix(6) {
         print(explain(line))
