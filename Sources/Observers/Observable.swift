@@ -84,7 +84,7 @@ public final class Observable<Value: Sendable>: Sendable {
   /// two threads that each add one never lose an increment. Observers are told afterwards.
   ///
   /// `transform` runs under the lock: keep it short, and never touch this observable inside it
-  /// (the lock is not reentrant). If it throws, nothing changes and nobody is told.
+  /// (the lock is not reentrant: a nested call traps). If it throws, nothing changes and nobody is told.
   @discardableResult
   public func update<Result: Sendable>(_ transform: (inout Value) throws -> Result) rethrows -> Result {
     // TODO: transform the stored value under one lock, queue its delivery, deliver after.

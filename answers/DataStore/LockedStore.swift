@@ -58,7 +58,7 @@ public final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Senda
   /// `body` works on a copy of the contents; the copy replaces the contents only when `body`
   /// returns. If it throws, nothing changes: a transfer that fails halfway leaves both accounts
   /// as they were. Other threads wait for the whole body, so never block or call back into this
-  /// store inside it (the lock is not reentrant: that would deadlock).
+  /// store inside it (the lock is not reentrant: a nested `withLock` traps at run time).
   public func transaction<Result: Sendable>(
     _ body: (inout [Key: Value]) throws -> Result
   ) rethrows -> Result {
