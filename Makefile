@@ -37,7 +37,7 @@ TSAN_SUPPRESSIONS := $(if $(filter Linux,$(UNAME)),suppressions='$(CURDIR)/Tools
 # CONTRIBUTING.md), and the recipes that run tests raise the soft limit to 4096 where the shell may.
 RAISE_FILE_LIMIT := n=$$(ulimit -Sn); if [ "$$n" != unlimited ] && [ "$$n" -lt 4096 ]; then ulimit -Sn 4096 2>/dev/null || ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; fi;
 
-.PHONY: help tool requirements progress lint sanitize mutants test check check-tooling server bench drill figures demo clean
+.PHONY: help tool requirements progress lint sanitize mutants fingerprints test check check-tooling server bench drill figures demo clean
 
 # `make help` prints the table below: each `target: ## what it does` line, the `##` lines under
 # it (options, aligned by hand), and the `##@` section headings; {chapters} reads the chapter numbers.
@@ -140,6 +140,9 @@ test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answ
 
 check: $(WORKBOOK) ## the workbook's own rules: titles, suites, hints, given files, mutants, interviews
 	@$(WORKBOOK) check
+
+fingerprints: $(WORKBOOK) ## after editing a starter: rewrite Chapters/*/starter.fingerprints (make check asks)
+	@$(WORKBOOK) fingerprint
 
 mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by a test
 ##      CHAPTER=N           one chapter's mutants

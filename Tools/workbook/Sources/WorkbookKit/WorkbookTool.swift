@@ -19,6 +19,7 @@ public enum WorkbookTool {
       ChaptersCommand.self,
       CheckCommand.self,
       CheckStarterCommand.self,
+      FingerprintCommand.self,
       MutantsCommand.self,
       HelpCommand.self,
     ]

@@ -29,6 +29,9 @@ enum Rule: String, CaseIterable, Sendable {
   /// throws or the placeholder it returns; given blocks are labelled `// Given — …`; the answers
   /// and given files carry no marker.
   case editSites = "edit-sites"
+  /// `starter.fingerprints` matches the starter's exercise files, so the grader reads an
+  /// untouched exercise as not started (`make fingerprints` writes it again).
+  case fingerprints
 }
 
 /// One broken rule: where, what is wrong, and what to do about it.
@@ -75,6 +78,9 @@ struct Checker {
     }
     if rules.contains(.interview) { found += interviewProblems(chapter) }
     if rules.contains(.extras) { found += extrasProblems(chapter) }
+    if rules.contains(.fingerprints) {
+      found += StarterFingerprints.problems(chapter, root: root).map { Problem(rule: .fingerprints, message: $0) }
+    }
     return found
   }
 

@@ -96,20 +96,30 @@ struct GradeCommand: Command {
           + "in any of this chapter's files: an exercise's tests may run the code of other exercises too."))
   }
 
-  /// Marks the exercises whose files are unchanged from the workbook as cloned (or last pulled):
-  /// some starters must return placeholder values (a function that cannot throw), and pass a test
-  /// or two by accident, yet nobody has started them. The workbook as shipped is the upstream
-  /// branch, else the clone's `origin` (a branch whose tracking was lost); never HEAD, which may
-  /// hold the learner's own commits. Without git or a remote, unknown.
-  /// Only the exercise's own files are compared, so clutter beside them (a `.DS_Store`) is no edit.
+  /// Marks the exercises whose files are unchanged from the workbook as shipped: some starters
+  /// must return placeholder values (a function that cannot throw), and pass a test or two by
+  /// accident, yet nobody has started them.
+  ///
+  /// The chapter's `starter.fingerprints` decides first: it is committed beside the starter and
+  /// held to it by `workbook check`, so it works without git (a ZIP download, a fork's branch, a
+  /// worktree with no upstream) and never mistakes the learner's own commits for the workbook's.
+  /// Git stays as the second opinion, only for an exercise the manifest does not cover (a chapter
+  /// being written, whose manifest is not there yet): the upstream branch, else the clone's
+  /// `origin`; never HEAD. Without either, unknown. Only the exercise's own files are compared,
+  /// so clutter beside them (a `.DS_Store`) is no edit.
   static func markUntouched(_ result: inout ChapterResult, _ chapter: Chapter, root: String = ".") {
+    let fingerprinted = StarterFingerprints.untouched(chapter, root: root)
+    for index in result.exercises.indices {
+      if let mark = fingerprinted[result.exercises[index].number] { result.exercises[index].untouched = mark }
+    }
+    guard result.exercises.contains(where: { fingerprinted[$0.number] == nil }) else { return }
     let directory = root == "." ? nil : root
     let shipped = ["@{upstream}", "origin/HEAD", "origin/main"].first { candidate in
       (try? runCommand(["git", "rev-parse", "--verify", "-q", "\(candidate)^{commit}"], timeout: 10, in: directory))?
         .succeeded == true
     }
     guard let shipped else { return }
-    for index in result.exercises.indices {
+    for index in result.exercises.indices where fingerprinted[result.exercises[index].number] == nil {
       guard let exercise = chapter.exercise(result.exercises[index].number) else { continue }
       let paths = exercise.files.map { "\(chapter.starterPath)/\($0)" }
       guard
