@@ -132,11 +132,12 @@ struct ClutterTests {
     try "my own work\n".write(toFile: "\(root)/Sources/Counters/Counter.swift", atomically: true, encoding: .utf8)
     #expect(marked() == [false, true])
 
-    // A branch that lost its upstream still compares with the clone's origin; with no remote
-    // left, nobody knows what was shipped.
+    // With no upstream and no remote, the chapter's starter.fingerprints still knows what was
+    // shipped. Without the file, git's upstream, else origin, decides; with neither, nobody knows.
     try git(["branch", "--unset-upstream"], in: root)
-    #expect(marked() == [false, true], "origin/HEAD is the workbook as cloned")
     try git(["remote", "remove", "origin"], in: root)
-    #expect(marked() == [nil, nil], "no upstream and no origin: unknown, not untouched")
+    #expect(marked() == [false, true], "the fingerprints need no git")
+    try FileManager.default.removeItem(atPath: "\(root)/Chapters/07-counters/starter.fingerprints")
+    #expect(marked() == [nil, nil], "no fingerprints, no upstream and no origin: unknown, not untouched")
   }
 }

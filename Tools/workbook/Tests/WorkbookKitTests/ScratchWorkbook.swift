@@ -53,6 +53,8 @@ final class ScratchWorkbook {
   /// What `workbook check` reports, with the rules it checks by default (and `extra` ones).
   func problems(adding extra: Set<Rule> = []) -> [Problem] {
     var checker = Checker(root: root)
+    // A test that edits a starter on purpose would also break the fingerprints: asked for alone.
+    checker.rules.remove(.fingerprints)
     checker.rules.formUnion(extra)
     return checker.problems()
   }
@@ -82,7 +84,17 @@ final class ScratchWorkbook {
 
   /// Chapter 7, "Counters": exercise 1 writes a counter, exercise 2 a pair of them; Limits.swift is
   /// given code.
-  static let chapter7: [(String, String)] = [
+  static let chapter7: [(String, String)] = chapter7Files + [fingerprints(of: chapter7Files)]
+
+  /// The chapter's `starter.fingerprints`, for its two exercise files as written here.
+  static func fingerprints(of files: [(String, String)]) -> (String, String) {
+    let written = files.filter { $0.0 == "Sources/Counters/Counter.swift" || $0.0 == "Sources/Counters/Pair.swift" }
+    let text = StarterFingerprints.render(
+      module: "Counters", written.map { (name: String($0.0.split(separator: "/").last!), text: Data($0.1.utf8)) })
+    return ("Chapters/07-counters/starter.fingerprints", text)
+  }
+
+  static let chapter7Files: [(String, String)] = [
     (
       "Chapters/07-counters/exercises.json",
       """
