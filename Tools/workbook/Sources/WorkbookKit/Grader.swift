@@ -214,27 +214,36 @@ enum Grader {
   }
 
   static func reportCompileErrors(_ output: String) {
+    for line in compileErrors(output) { print(line) }
+  }
+
+  /// What the learner reads when the build fails: each error once, with the excerpt that shows
+  /// its line and caret, at most 12 of them.
+  static func compileErrors(_ output: String) -> [String] {
     let lines = output.components(separatedBy: "\n")
     // Each error once: the compiler repeats a diagnostic for every job that sees the file, and
-    // the caret lines under a source excerpt ("`- error: ...") belong to the error above them.
+    // the lines of a source excerpt ("35 | …", "   | `- error: ...") belong to the error above them.
     var seen = Set<String>()
     let diagnostics = lines.enumerated().filter { _, line in
-      line.contains("error:") && !line.hasPrefix(" ") && !line.contains("|") && seen.insert(shortened(line)).inserted
+      line.contains("error:") && !line.hasPrefix(" ") && !DiagnosticExcerpt.isExcerptLine(line)
+        && seen.insert(shortened(line)).inserted
     }
     let inFiles = diagnostics.filter { $0.element.contains(".swift:") }
     let errors = inFiles.isEmpty ? diagnostics : inFiles
-    print(Style.red("\(Style.fail) The code does not compile:"))
+    var report = [Style.red("\(Style.fail) The code does not compile:")]
     var shown = 0
     for (index, line) in errors where shown < 12 {
-      print("  " + shortened(line))
-      // The compiler prints the source line and a caret under the error.
-      for next in lines.dropFirst(index + 1).prefix(3) where next.contains("|") {
-        print("  " + Style.dim(next))
+      report.append("  " + shortened(line))
+      // The compiler prints the source around the error, the caret under it, and the lines its
+      // notes point to: the error's own line and caret first.
+      for next in DiagnosticExcerpt.excerpt(lines, after: index) {
+        report.append("  " + Style.dim(next))
       }
       shown += 1
     }
-    if errors.isEmpty { print(lastLines(output, 15)) }
-    if errors.count > shown { print("  … and \(errors.count - shown) more") }
+    if errors.isEmpty { report.append(lastLines(output, 15)) }
+    if errors.count > shown { report.append("  … and \(errors.count - shown) more") }
+    return report
   }
 
   static func shortened(_ line: String) -> String {
