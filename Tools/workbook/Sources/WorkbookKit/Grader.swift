@@ -66,8 +66,10 @@ enum Grader {
       let why = test.timedOut ? "the tests did not finish in \(Int(testTimeout)) s" : stopReason(test.output)
       cases = []
       for (index, chapter) in chapters.enumerated() {
+        let culprit = test.timedOut ? nil : crashedTest(test.output, chapter, root: root)
         results[index].crash =
-          "\(why):\n" + (test.timedOut ? lastLines(test.output, 6) : crashSummary(test.output, codeFiles: codeFiles))
+          "\(why)\(culprit?.note ?? ""):\n"
+          + (test.timedOut ? lastLines(test.output, 6) : crashSummary(test.output, codeFiles: codeFiles))
         for exercise in chapter.exercises {
           let filter = "\(chapter.module)Tests.Exercise\(exercise.number)_"
           let single = try runCommand(
@@ -78,12 +80,21 @@ enum Grader {
           if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !single.timedOut, !crashed(single.output) {
             cases += parsed.filter { $0.exercise == exercise.number && $0.module == chapter.module }
           } else {
+            // The stack names the test that crashed; the tests still running when it stopped are
+            // only a guess (with tests in parallel, many are).
+            let culprit = single.timedOut ? nil : crashedTest(single.output, chapter, root: root)
             let message =
               single.timedOut
               ? "this exercise's tests did not finish (a deadlock, or a continuation never resumed?)"
-              : "\(stopReason(single.output)) in this exercise's tests\(runningNote(single.output)):\n"
+              : "\(stopReason(single.output)) in this exercise's tests\(culprit?.note ?? runningNote(single.output)):\n"
                 + crashSummary(single.output, codeFiles: codeFiles)
                 + (raced(single.output) ? "" : crashAdvice(single.output))
+            let functions = TestSource.functions(chapter, exercise: exercise.number, root: root)
+            if let culprit, culprit.exercise == exercise.number, functions.contains(culprit.function) {
+              cases += casesAfterCrash(
+                functions, module: chapter.module, crashed: culprit, message: message, output: single.output)
+              continue
+            }
             cases.append(
               TestCase(
                 suite: "\(chapter.module)Tests.Exercise\(exercise.number)_", name: TestCase.wholeExercise,

@@ -14,7 +14,7 @@ struct ExerciseResult: Codable {
   var solved: Bool { total > 0 && failures.isEmpty }
   var notStarted: Bool {
     // Tests that crashed or never finished say something, whatever the file looks like.
-    if failures.contains(where: { $0.name == TestCase.wholeExercise }) { return false }
+    if failures.contains(where: { $0.name == TestCase.wholeExercise || $0.crashed == true }) { return false }
     if !solved, untouched == true { return true }
     return passed == 0 && !failures.isEmpty && failures.allSatisfy { NotImplementedMarker.isIn($0.failure ?? "") }
   }

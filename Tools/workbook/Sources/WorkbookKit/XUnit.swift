@@ -13,6 +13,8 @@ struct TestCase: Codable, Equatable {
   let suite: String
   let name: String
   let failure: String?
+  /// Whether this is the test whose code crashed the test process (nil: no crash known).
+  var crashed: Bool? = nil
 
   var module: String {
     guard let range = suite.range(of: "Tests.") else { return "" }

@@ -193,6 +193,15 @@ struct GradeCommand: Command {
     return line + "."
   }
 
+  /// An exercise's failures in the order the learner reads them: the test that crashed the
+  /// process first (the others were cut short by it), then the rest as the tests declare them.
+  static func orderedFailures(_ exercise: ExerciseResult, order: [String: Int]) -> [TestCase] {
+    func position(_ test: TestCase) -> Int {
+      test.crashed == true ? -1 : order["\(test.suite.split(separator: ".").last ?? "").\(test.name)"] ?? .max
+    }
+    return exercise.failures.sorted { position($0) < position($1) }
+  }
+
   static func printNextStep(_ result: ChapterResult, _ chapter: Chapter, showHint: Bool, focus: Int? = nil) {
     guard result.compiled else {
       print("\nFix the compile errors above, then run `make chapter-\(chapter.number)` again.")
@@ -219,8 +228,7 @@ struct GradeCommand: Command {
             + "(`make chapter-\(chapter.number) EXERCISE=\(missing[0])`)."))
     }
     let order = declarationOrder(chapter)
-    func position(_ test: TestCase) -> Int { order["\(test.suite.split(separator: ".").last ?? "").\(test.name)"] ?? .max }
-    let failures = next.failures.sorted { position($0) < position($1) }
+    let failures = orderedFailures(next, order: order)
     if next.notStarted {
       print(notStartedLine(next, files: files, chapter))
     }
