@@ -235,7 +235,8 @@ struct GradeCommand: Command {
     // A first failure that only says "not implemented yet" repeats the line above.
     if let failure = failures.first, !(next.notStarted && NotImplementedMarker.isIn(failure.failure ?? "")) {
       print(Style.bold("  First failure") + " in \(failure.name):")
-      for line in (failure.failure ?? "").components(separatedBy: "\n").prefix(6) {
+      // A crash's message is its summary (at most six lines) and what such a crash means: all of it.
+      for line in (failure.failure ?? "").components(separatedBy: "\n").prefix(failure.crashed == true ? 12 : 6) {
         print(explain(line))
       }
     }
