@@ -16,6 +16,8 @@ public enum LoadPolicy: Sendable, Hashable, CaseIterable {
   /// Memory, then fresh disk, then network. The default for feeds.
   case cacheFirst
   /// A cached copy at once, even expired; an expired one is refreshed once in the background.
+  /// An expired copy is served but never promoted to memory (memory keeps no disk expiry): if the
+  /// refresh fails, the next read finds it stale on disk again and starts another refresh.
   case staleWhileRevalidate
   /// Memory or fresh disk only; a miss is `ImageLoaderError.notCached`, never a request.
   case cacheOnly
