@@ -45,8 +45,12 @@ public struct ImageLoaderMetrics: Sendable, Equatable {
   public var requests = 0
   public var memoryHits = 0
   public var diskHits = 0
-  /// Fetches actually sent: coalesced callers share one.
+  /// Fetches started: counted once per shared flight, when its fetch begins (before any answer,
+  /// so a fetch that fails counts too). Coalesced callers share one; a background refresh of
+  /// `.staleWhileRevalidate` is one.
   public var networkFetches = 0
+  /// Calls that threw an `ImageLoaderError` other than `.notCached`. A cache-only miss is not a
+  /// failure (nothing went wrong, there is no copy), and neither is a cancelled caller (it left).
   public var failures = 0
 
   public init() {}

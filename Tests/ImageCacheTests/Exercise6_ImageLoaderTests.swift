@@ -217,6 +217,42 @@ struct Exercise6_ImageLoaderTests {
     }
   }
 
+  @Test("metrics: a cache-only miss and a cancelled caller are not failures; a failed fetch is one, and a fetch")
+  func metricsCountWhatWentWrong() async throws {
+    let url = self.url
+    let network = ManualClock()
+    let loader = ImageLoader(
+      fetch: { url in
+        if url.lastPathComponent == "offline.png" { throw URLError(.notConnectedToInternet) }
+        try await network.sleep(for: .seconds(1))
+        return (SampleImages.png(width: 1, height: 1), StubURLProtocol.response(for: URLRequest(url: url)))
+      }, diskCache: nil)
+    await #expect(throws: ImageLoaderError.notCached, "nothing is cached") { try await loader.image(for: url, policy: .cacheOnly) }
+    var metrics = await loader.metrics
+    #expect(
+      metrics.requests == 1 && metrics.failures == 0 && metrics.networkFetches == 0,
+      "a cache-only miss is a request but not a failure (nothing went wrong, there is no copy) and sends nothing; got \(metrics)")
+    let offline = URL(string: "https://images.example.com/offline.png")!
+    await #expect(throws: ImageLoaderError.network(.notConnectedToInternet), "the fetch fails") { try await loader.image(for: offline) }
+    metrics = await loader.metrics
+    #expect(
+      metrics.failures == 1 && metrics.networkFetches == 1,
+      "a fetch that fails is one failure, and it counts as a fetch, since it was started; got \(metrics)")
+    let ended = Counter()
+    let leaving = Task {
+      defer { _ = ended.increment() }
+      return try await loader.image(for: url)
+    }
+    await network.waitForSleepers(1) { ended.value > 0 }
+    leaving.cancel()
+    let result = await leaving.result
+    #expect(isCancellation(result), "the cancelled caller gets CancellationError, got \(result)")
+    metrics = await loader.metrics
+    #expect(
+      metrics.requests == 3 && metrics.failures == 1 && metrics.networkFetches == 2,
+      "a caller that cancelled left; that is not a failure of the loader (its fetch was still started and counts); got \(metrics)")
+  }
+
   /// Decodes like `HeaderImageDecoder`, but the first decode blocks its thread until the test
   /// opens it: a synchronous decode that takes long, as a big image's does.
   final class BlockingDecoder: ImageDecoder, @unchecked Sendable {
