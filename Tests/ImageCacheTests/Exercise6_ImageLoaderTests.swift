@@ -307,7 +307,8 @@ struct Exercise6_ImageLoaderTests {
       await eventually(.threads) { finished.value == 1 }
       #expect(
         finished.value == 1,
-        "while a disk hit is decoded, other calls on the loader must go on: decode in a @concurrent function, not on the actor (a plain nonisolated async function runs on its caller's actor under SE-0461)")
+        "while a disk hit is decoded, other calls on the loader must go on: decode in a @concurrent function, not on the actor (a plain nonisolated async function runs on its caller's actor under SE-0461)"
+      )
       decoder.open()
       #expect(try await hit.value.width == 3, "the disk hit is served once its decode ends")
     }

@@ -92,7 +92,8 @@ struct Exercise4_TokenStoreTests {
     let error = await failure(of: Task { try await store.refreshedAccessToken(after: "old") })
     #expect(
       error == .unauthorized,
-      "OAuth 2.0 answers a dead refresh token with 400 and error=invalid_grant, not only 401: the caller should get .unauthorized, got \(String(describing: error))")
+      "OAuth 2.0 answers a dead refresh token with 400 and error=invalid_grant, not only 401: the caller should get .unauthorized, got \(String(describing: error))"
+    )
     #expect(await store.current == nil, "a refresh token the server calls invalid_grant is dead: the store should sign out")
     #expect(saved.values == [nil], "the sign-out should be persisted, or the next launch sends the dead refresh token again; persisted \(saved.values)")
   }
