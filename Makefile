@@ -37,7 +37,7 @@ TSAN_SUPPRESSIONS := $(if $(filter Linux,$(UNAME)),suppressions='$(CURDIR)/Tools
 # CONTRIBUTING.md), and the recipes that run tests raise the soft limit to 4096 where the shell may.
 RAISE_FILE_LIMIT := n=$$(ulimit -Sn); if [ "$$n" != unlimited ] && [ "$$n" -lt 4096 ]; then ulimit -Sn 4096 2>/dev/null || ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; fi;
 
-.PHONY: help tool requirements progress lint sanitize mutants fingerprints test check check-tooling server bench drill figures demo clean
+.PHONY: help tool requirements progress lint sanitize mutants fingerprints test test-nonsending check check-tooling server bench drill figures demo clean
 
 # `make help` prints the table below: each `target: ## what it does` line, the `##` lines under
 # it (options, aligned by hand), and the `##@` section headings; {chapters} reads the chapter numbers.
@@ -131,12 +131,19 @@ test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answ
 	@echo "== answers: build with warnings as errors, then every test"
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) build --build-tests --scratch-path .build/answers
 	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) test --skip-build --scratch-path .build/answers
+	@$(MAKE) --no-print-directory test-nonsending
 	@echo "== starter: compiles, never crashes, and every exercise has a failing test"
 	@$(RAISE_FILE_LIMIT) $(WORKBOOK) check-starter
 	@echo "== tooling"
 	@$(RAISE_FILE_LIMIT) Tools/check-tooling.sh
 	@echo "== lint (with swift format $(SWIFT_FORMAT_PINNED) only)"
 	@$(MAKE) --no-print-directory lint LINT_PINNED_ONLY=1
+
+test-nonsending: requirements ## the answers again with NonisolatedNonsendingByDefault (SE-0461) on:
+##                          a nonisolated async function runs on its caller's actor unless @concurrent
+	@echo "== answers with NonisolatedNonsendingByDefault: build with warnings as errors, then every test"
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 WORKBOOK_NONSENDING=1 $(SWIFT) build --build-tests --scratch-path .build/answers-nonsending
+	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 WORKBOOK_NONSENDING=1 $(SWIFT) test --skip-build --scratch-path .build/answers-nonsending
 
 check: $(WORKBOOK) ## the workbook's own rules: titles, suites, hints, given files, mutants, interviews
 	@$(WORKBOOK) check

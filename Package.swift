@@ -16,6 +16,10 @@
 //   WORKBOOK_TOOLS     "1": also declare the bench and figure programs, which drive the
 //                      reference answers (`make bench`, `make figures`, `make test`); grading a
 //                      chapter never builds them
+//   WORKBOOK_NONSENDING "1": the chapters, the answers, the support code and the tests are compiled
+//                      with the upcoming feature NonisolatedNonsendingByDefault (SE-0461), under
+//                      which a `nonisolated async` function runs on its caller's actor unless it is
+//                      marked `@concurrent` (`make test-nonsending`)
 import Foundation
 import PackageDescription
 
@@ -58,6 +62,7 @@ let fromAnswers = numbers("WORKBOOK_ANSWERS", default: "")
 let mutantChapter = Int(environment["WORKBOOK_MUTANT"] ?? "")
 let werror = environment["WORKBOOK_WERROR"] == "1"
 let tools = environment["WORKBOOK_TOOLS"] == "1"
+let nonsending = environment["WORKBOOK_NONSENDING"] == "1"
 
 /// The requested chapters plus the ones they compose, keeping only chapters that exist yet.
 var selected = numbers("WORKBOOK_CHAPTERS", default: "all")
@@ -72,7 +77,12 @@ func sourcePath(_ chapter: Chapter) -> String {
 
 let chapters = allChapters.filter { selected.contains($0.number) && exists(sourcePath($0)) }
 
-let swiftSettings: [SwiftSetting] = werror ? [.unsafeFlags(["-warnings-as-errors"])] : []
+/// SE-0461: with the feature on, a `nonisolated async` function inherits its caller's isolation,
+/// so code that means to leave the caller's actor has to say `@concurrent`. The answers are right
+/// under both settings, and `make test-nonsending` proves it.
+let nonsendingSettings: [SwiftSetting] = nonsending ? [.enableUpcomingFeature("NonisolatedNonsendingByDefault")] : []
+
+let swiftSettings: [SwiftSetting] = (werror ? [.unsafeFlags(["-warnings-as-errors"])] : []) + nonsendingSettings
 
 /// In release builds (`make bench`) the chapters' function bodies are visible to the modules that
 /// call them, so a generic type such as `MemoryCache<Key, Value>` is specialized for its caller's
@@ -88,7 +98,9 @@ var testSupport: [Target.Dependency] = ["WorkbookTesting"]
 // The test vocabulary has tests of its own, run by `make test` (never while grading a chapter).
 if tools {
   targets.append(
-    .testTarget(name: "WorkbookTestingTests", dependencies: ["WorkbookTesting"], path: "Tests/WorkbookTestingTests"))
+    .testTarget(
+      name: "WorkbookTestingTests", dependencies: ["WorkbookTesting"], path: "Tests/WorkbookTestingTests",
+      swiftSettings: nonsendingSettings))
 }
 
 // The local practice API server (chapter 3 on): a library the tests start in-process on
@@ -100,7 +112,8 @@ testSupport.append("PracticeServer")
 if tools && exists("Tests/PracticeServerTests") {
   targets.append(
     .testTarget(
-      name: "PracticeServerTests", dependencies: ["PracticeServer", "WorkbookTesting"], path: "Tests/PracticeServerTests"))
+      name: "PracticeServerTests", dependencies: ["PracticeServer", "WorkbookTesting"], path: "Tests/PracticeServerTests",
+      swiftSettings: nonsendingSettings))
 }
 targets.append(
   .executableTarget(
@@ -119,7 +132,8 @@ for chapter in chapters {
     .testTarget(
       name: "\(chapter.module)Tests",
       dependencies: [Target.Dependency(stringLiteral: chapter.module)] + testSupport,
-      path: "Tests/\(chapter.module)Tests"))
+      path: "Tests/\(chapter.module)Tests",
+      swiftSettings: nonsendingSettings))
 }
 
 // `make bench`: one release executable that measures the reference answers of every chapter in

@@ -79,6 +79,7 @@ public struct Downloader: Sendable {
     defer { if !keepPartial { partial.discard() } }
     var onDisk: Int64 = 0
     var validator = resume?.validator
+    var responseDate = resume?.responseDate
     var acceptsRanges = resume?.acceptsRanges ?? false
     do {
       try Task.checkCancellation()
@@ -93,6 +94,7 @@ public struct Downloader: Sendable {
         offset = 0
       }
       validator = response.validator
+      responseDate = response.date
       acceptsRanges = response.acceptsRanges
       let handle = try partial.openForWriting(at: offset)
       defer { try? handle.close() }
@@ -111,7 +113,8 @@ public struct Downloader: Sendable {
     } catch {
       if pause.isRequested {
         let data = ResumeData(
-          url: url, partial: partial, bytesOnDisk: onDisk, validator: validator, acceptsRanges: acceptsRanges)
+          url: url, partial: partial, bytesOnDisk: onDisk, validator: validator, acceptsRanges: acceptsRanges,
+          responseDate: responseDate)
         keepPartial = true
         events.yield(.paused(data))
         events.finish()

@@ -3,7 +3,9 @@
 // A paused download keeps its partial file and what the server said about it. To continue, ask
 // for the rest with `Range: bytes=N-`, but only when the server offered ranges and a validator,
 // and send the validator as `If-Range` so that a changed file comes back whole (200) instead of
-// as the tail of a different file. Implement `request()` and `offset(for:)`.
+// as the tail of a different file. Only a strong validator may go there (RFC 9110 §13.1.5): never
+// a weak ETag, and a Last-Modified date only when it is at least a second older than the
+// response's `Date`. Implement `ifRangeValidator`, `request()` and `offset(for:)`.
 import Foundation
 import Workbook
 
@@ -13,28 +15,45 @@ public struct ResumeData: Sendable, Equatable, Codable {
   public var partial: PartialFile
   /// Bytes of the file already on disk, from its start.
   public var bytesOnDisk: Int64
-  /// The ETag (or Last-Modified) the partial bytes came with.
+  /// The ETag (or Last-Modified) the partial bytes came with, as the server sent it.
   public var validator: String?
   /// Whether the server said `Accept-Ranges: bytes`.
   public var acceptsRanges: Bool
+  /// The `Date` header of the response the partial bytes came with (nil when it had none).
+  public var responseDate: String?
 
-  public init(url: URL, partial: PartialFile, bytesOnDisk: Int64, validator: String?, acceptsRanges: Bool) {
+  public init(
+    url: URL, partial: PartialFile, bytesOnDisk: Int64, validator: String?, acceptsRanges: Bool, responseDate: String? = nil
+  ) {
     self.url = url
     self.partial = partial
     self.bytesOnDisk = bytesOnDisk
     self.validator = validator
     self.acceptsRanges = acceptsRanges
+    self.responseDate = responseDate
   }
 
-  /// Whether asking for the rest can work: bytes on disk, ranges offered and a validator to check
-  /// that the rest belongs to the same file.
+  /// The validator that may be sent as `If-Range`, or nil when there is none (RFC 9110 §13.1.5).
+  ///
+  /// A strong ETag (`"v7"`) goes as it is. A weak one (`W/"v7"`) never does: it promises an
+  /// equivalent file, not the same bytes, and the rest of one file glued to the start of another
+  /// is a corrupt file. A `Last-Modified` date goes only when it is a strong validator
+  /// (§8.8.2.2): `responseDate` is at least one second after it, so the file could not change
+  /// again within the second the date names. Dates are read with `HTTPDate.parse`, in any of the
+  /// three formats; anything else (no date, an unreadable one) is not sent.
+  public var ifRangeValidator: String? {
+    nil
+  }
+
+  /// Whether asking for the rest can work: bytes on disk, ranges offered and a validator that may
+  /// be sent (`ifRangeValidator`) to check that the rest belongs to the same file.
   public var canContinue: Bool {
     // TODO: bytes on disk, ranges accepted and a validator (placeholder: false).
     false
   }
 
-  /// The request that continues the download: `Range` from `bytesOnDisk` with `If-Range` when
-  /// `canContinue`, otherwise a plain request for the whole file.
+  /// The request that continues the download: `Range` from `bytesOnDisk` with `If-Range:
+  /// ifRangeValidator` when `canContinue`, otherwise a plain request for the whole file.
   public func request() -> TransferRequest {
     // TODO: add `Range` and `If-Range` when it can continue (placeholder: the whole file).
     TransferRequest(url: url)

@@ -11,8 +11,12 @@ public final class ScriptedTransport: Transport {
   /// One scripted file.
   public struct File: Sendable {
     public var size: Int64
-    /// The ETag; nil sends no validator.
+    /// The ETag; nil sends no validator (or `lastModified`, when set).
     public var etag: String?
+    /// The `Last-Modified` date, sent as the validator when there is no ETag.
+    public var lastModified: String?
+    /// The `Date` header of every response.
+    public var date: String?
     /// Whether the server offers and honours `Range`.
     public var acceptsRanges: Bool
     /// The body ends after this many bytes of the file, as a dropped connection would.
@@ -21,10 +25,13 @@ public final class ScriptedTransport: Transport {
     public var status: Int?
 
     public init(
-      size: Int64, etag: String? = nil, acceptsRanges: Bool = true, endsEarlyAt: Int64? = nil, status: Int? = nil
+      size: Int64, etag: String? = nil, acceptsRanges: Bool = true, endsEarlyAt: Int64? = nil, status: Int? = nil,
+      lastModified: String? = nil, date: String? = nil
     ) {
       self.size = size
       self.etag = etag
+      self.lastModified = lastModified
+      self.date = date
       self.acceptsRanges = acceptsRanges
       self.endsEarlyAt = endsEarlyAt
       self.status = status
@@ -89,10 +96,12 @@ public final class ScriptedTransport: Transport {
       return (TransferResponse(statusCode: status), TransferBody { nil })
     }
     var start: Int64 = 0
+    let validator = file.etag ?? file.lastModified
     var response = TransferResponse(
-      statusCode: 200, totalLength: file.size, acceptsRanges: file.acceptsRanges, validator: file.etag)
+      statusCode: 200, totalLength: file.size, acceptsRanges: file.acceptsRanges, validator: validator, date: file.date)
+    // If-Range uses the strong comparison (RFC 9110 §13.1.5): a weak ETag never matches.
     if let rangeStart = request.rangeStart, file.acceptsRanges, rangeStart < file.size,
-      request.ifRange == nil || request.ifRange == file.etag
+      request.ifRange == nil || (request.ifRange == validator && request.ifRange?.hasPrefix("W/") == false)
     {
       start = max(0, rangeStart)
       response.statusCode = 206

@@ -30,18 +30,22 @@ public struct TransferResponse: Sendable, Equatable {
   public var totalLength: Int64?
   /// Whether the server said `Accept-Ranges: bytes`.
   public var acceptsRanges: Bool
-  /// The ETag, or else Last-Modified: what `If-Range` must send back to resume.
+  /// The ETag, or else Last-Modified: what `If-Range` may send back to resume, when it is strong.
   public var validator: String?
+  /// The `Date` header: when the response was made, which tells whether a `Last-Modified`
+  /// validator is strong (RFC 9110 §8.8.2.2).
+  public var date: String?
 
   public init(
     statusCode: Int, rangeStart: Int64? = nil, totalLength: Int64? = nil, acceptsRanges: Bool = false,
-    validator: String? = nil
+    validator: String? = nil, date: String? = nil
   ) {
     self.statusCode = statusCode
     self.rangeStart = rangeStart
     self.totalLength = totalLength
     self.acceptsRanges = acceptsRanges
     self.validator = validator
+    self.date = date
   }
 }
 

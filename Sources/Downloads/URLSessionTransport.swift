@@ -70,6 +70,7 @@ public final class URLSessionTransport: Transport {
     var result = TransferResponse(statusCode: response.statusCode)
     result.acceptsRanges = header("Accept-Ranges")?.lowercased().contains("bytes") ?? false
     result.validator = header("ETag") ?? header("Last-Modified")
+    result.date = header("Date")
     if response.statusCode == 206, let range = header("Content-Range").flatMap(parseContentRange) {
       result.rangeStart = range.start
       result.totalLength = range.total

@@ -11,7 +11,8 @@ public protocol FeedAPI: Sendable {
   /// The page after `cursor` (nil: the first page, newest posts), at most `limit` posts.
   func feedPage(cursor: String?, limit: Int) async throws -> FeedPage
   /// Likes or unlikes a post and returns the server's copy of it. Safe to retry: liking twice
-  /// leaves one like.
+  /// leaves one like. Over HTTP a like is `PUT /posts/{id}/like` and an unlike `DELETE` on the
+  /// same resource, both idempotent methods (RFC 9110 §9.2.2), so chapter 3's policy retries them.
   func setLike(_ liked: Bool, postID: String) async throws -> Post
   /// Posts a comment. The server creates at most one comment per `idempotencyKey`, so a retry
   /// with the same key returns the first comment instead of posting a second one.

@@ -15,7 +15,9 @@ enum FeedEndpoint: TargetType {
   var method: HTTPMethod {
     switch self {
     case .page: .get
-    case .like(_, let liked): liked ? .post : .delete
+    // A like is a resource of its own: PUT creates it, DELETE removes it. Both are idempotent
+    // (RFC 9110 §9.2.2), so the retry policy may send either again after a lost answer.
+    case .like(_, let liked): liked ? .put : .delete
     case .comment: .post
     }
   }

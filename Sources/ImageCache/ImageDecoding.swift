@@ -65,6 +65,16 @@ public protocol ImageDecoder: Sendable {
 
 /// Reads the dimensions from the first bytes of a PNG, GIF or JPEG file. O(header size): PNG and
 /// GIF are fixed offsets; JPEG walks segment headers up to the first frame header.
+///
+/// The rules, byte by byte:
+/// - PNG: the signature, then the first chunk must be `IHDR` with a length of 13 (PNG
+///   specification, §11.2.2); anything else there is `.notAnImage`. Width and height are the next
+///   two big-endian 32-bit numbers.
+/// - JPEG (ITU-T T.81, annex B): a marker is one or more `0xFF` fill bytes, then the marker code.
+///   SOI (`D8`), TEM (`01`) and the restart markers RST0–RST7 (`D0`–`D7`) have no length field
+///   and are stepped over; every other segment has a two-byte length that counts itself, so a
+///   length under 2 is `.notAnImage` (it could never move the walk forward). The frame headers are
+///   `C0`–`CF` except `C4` (Huffman tables), `C8` (reserved) and `CC` (arithmetic coding).
 public struct HeaderImageDecoder: ImageDecoder {
   /// Images with more pixels than this are refused with `.tooLarge` (default 50 megapixels,
   /// 200 MB decoded: more than a low-end phone gives an app).

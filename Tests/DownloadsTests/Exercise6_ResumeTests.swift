@@ -98,6 +98,83 @@ struct Exercise6_ResumeTests {
     }
   }
 
+  @Test("If-Range carries only a strong validator: never a weak ETag, a Last-Modified date only a second before Date")
+  func ifRangeNeedsAStrongValidator() {
+    let partial = PartialFile(url: URL(fileURLWithPath: "/tmp/p"), destination: URL(fileURLWithPath: "/tmp/d"))
+    func resume(_ validator: String?, date: String? = nil) -> ResumeData {
+      ResumeData(
+        url: fileURL("f", size: 1000), partial: partial, bytesOnDisk: 400, validator: validator, acceptsRanges: true,
+        responseDate: date)
+    }
+    let modified = "Sun, 06 Nov 1994 08:49:37 GMT"
+    let continuing: [(ResumeData, String)] = [
+      (resume("\"v7\""), "a strong ETag"),
+      (resume(modified, date: "Sun, 06 Nov 1994 08:49:38 GMT"), "a Last-Modified date one second before the response's Date"),
+      (resume(modified, date: "Sunday, 06-Nov-94 09:00:00 GMT"), "a Last-Modified date before a Date in the RFC 850 form"),
+      (resume("Sun Nov  6 08:49:37 1994", date: "Mon, 07 Nov 1994 00:00:00 GMT"), "an asctime Last-Modified a day before Date"),
+    ]
+    for (data, what) in continuing {
+      let request = data.request()
+      #expect(
+        data.canContinue && request.rangeStart == 400 && request.ifRange == data.validator,
+        "\(what) is a strong validator: continue from byte 400 with If-Range: \(data.validator ?? "nil"); got \(request)")
+    }
+    let restarting: [(ResumeData, String)] = [
+      (resume("W/\"v7\""), "a weak ETag promises an equivalent file, not the same bytes (RFC 9110 §13.1.5 forbids it in If-Range)"),
+      (resume(modified, date: modified), "a Last-Modified date equal to Date could hide a second change within that second (§8.8.2.2)"),
+      (resume(modified, date: "Sun, 06 Nov 1994 08:49:37 GMT "), "a Date less than a second after Last-Modified proves nothing"),
+      (resume(modified), "a Last-Modified date with no Date to compare with is weak"),
+      (resume(modified, date: "yesterday"), "a Date that is not an HTTP-date proves nothing"),
+      (resume("last tuesday", date: "Mon, 07 Nov 1994 00:00:00 GMT"), "a validator that is neither an entity tag nor a date"),
+    ]
+    for (data, what) in restarting {
+      let request = data.request()
+      #expect(
+        !data.canContinue && request.rangeStart == nil && request.ifRange == nil,
+        "\(what): ask for the whole file, with no Range and no If-Range; got \(request)")
+    }
+  }
+
+  @Test("a download paused behind a weak ETag resumes by asking for the whole file")
+  func weakETagRestarts() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let hold = Self.hold()
+      let url = fileURL("weak.zip", size: Self.size)
+      let transport = hold.transport(chunkSize: Self.chunk)
+      transport.serve(url, .init(size: Self.size, etag: "W/\"gzip-1\""))
+      let downloader = Downloader(transport: transport)
+      let data = try await hold.pausedDownload(downloader, url, to: directory.file("weak.zip"))
+      #expect(data.validator == "W/\"gzip-1\"", "the pause keeps what the server sent, weak or not")
+      let result = try await downloader.resume(data).result()
+      let request = transport.requests.last
+      #expect(
+        request?.rangeStart == nil && request?.ifRange == nil,
+        "a weak ETag must not be sent as If-Range (RFC 9110 §13.1.5): the resume asks for the whole file; sent \(String(describing: request))")
+      #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size), "the whole file, byte for byte")
+    }
+  }
+
+  @Test("a download paused with a strong Last-Modified resumes with it as If-Range")
+  func strongLastModifiedContinues() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let hold = Self.hold()
+      let url = fileURL("dated.zip", size: Self.size)
+      let transport = hold.transport(chunkSize: Self.chunk)
+      let modified = "Wed, 21 Oct 2015 07:28:00 GMT"
+      transport.serve(url, .init(size: Self.size, lastModified: modified, date: "Wed, 21 Oct 2015 09:00:00 GMT"))
+      let downloader = Downloader(transport: transport)
+      let data = try await hold.pausedDownload(downloader, url, to: directory.file("dated.zip"))
+      #expect(data.responseDate == "Wed, 21 Oct 2015 09:00:00 GMT", "the pause keeps the response's Date beside the validator")
+      let result = try await downloader.resume(data).result()
+      let request = transport.requests.last
+      #expect(
+        request?.rangeStart == Self.pausePoint && request?.ifRange == modified,
+        "Last-Modified is 92 minutes before Date, a strong validator: continue with If-Range: \(modified); sent \(String(describing: request))")
+      #expect(transport.bytesServed == Self.size, "the file crosses the network once")
+      #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size), "resumed file, byte for byte")
+    }
+  }
+
   @Test("resume data survives an app kill: encoded, decoded, and resumed by a new downloader")
   func resumeAfterRelaunch() async throws {
     try await withTemporaryDirectory("downloads") { directory in

@@ -80,5 +80,28 @@ import WorkbookTesting
         #expect(liked.likedByMe, "after a like the server's copy is liked")
       }
     }
+
+    @Test("a like is PUT and an unlike DELETE, so a 503 is retried and the like lands once")
+    func likesAreIdempotentAndRetried() async throws {
+      try await withFeedAPI { server, api in
+        server.chaos.only(pathPrefix: "/v1/posts/p2/like")
+        server.chaos.failNext(1, status: 503, retryAfter: 0)
+        let liked = try await api.setLike(true, postID: "p2")
+        let likes = server.requestLog.filter { $0.path == "/v1/posts/p2/like" }
+        #expect(
+          likes.map(\.method) == ["PUT", "PUT"],
+          "a like is PUT (idempotent, RFC 9110 §9.2.2), so chapter 3's retry policy may send it again after a 503; the server saw \(likes.map(\.method))"
+        )
+        #expect(liked.likedByMe, "the retried like lands")
+        let again = try await api.setLike(true, postID: "p2")
+        #expect(again.likeCount == liked.likeCount, "liking twice leaves one like: PUT sets the state, it does not add to it")
+        server.chaos.failNext(1, status: 503, retryAfter: 0)
+        let unliked = try await api.setLike(false, postID: "p2")
+        #expect(
+          server.requestLog.filter { $0.path == "/v1/posts/p2/like" }.suffix(2).map(\.method) == ["DELETE", "DELETE"],
+          "an unlike is DELETE on the same resource, retried after a 503 like the like")
+        #expect(!unliked.likedByMe && unliked.likeCount == liked.likeCount - 1, "the unlike removes the one like")
+      }
+    }
   }
 #endif

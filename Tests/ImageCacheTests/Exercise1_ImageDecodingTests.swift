@@ -93,6 +93,49 @@ struct Exercise1_ImageDecodingTests {
     }
   }
 
+  @Test("PNG: the first chunk must be IHDR, 13 bytes long")
+  func pngNeedsIHDRFirst() throws {
+    var wrongName = [UInt8](SampleImages.png(width: 7, height: 9))
+    wrongName.replaceSubrange(12..<16, with: Array("IDAT".utf8))
+    #expect(throws: ImageDecodingError.notAnImage, "a PNG whose first chunk is not IHDR has no size where the decoder looks: .notAnImage") {
+      try decoder.decode(Data(wrongName))
+    }
+    var wrongLength = [UInt8](SampleImages.png(width: 7, height: 9))
+    wrongLength[11] = 12
+    #expect(
+      throws: ImageDecodingError.notAnImage,
+      "IHDR is always 13 bytes long (PNG specification §11.2.2): a length of 12 means the bytes are not a PNG header, so .notAnImage"
+    ) {
+      try decoder.decode(Data(wrongLength))
+    }
+  }
+
+  @Test("JPEG: fill bytes before a marker, and markers without a length (RST0–RST7, TEM), are stepped over")
+  func jpegFillBytesAndBareMarkers() throws {
+    var bytes = [UInt8](SampleImages.jpeg(width: 21, height: 13))
+    // Extra 0xFF fill bytes before APP0, then RST0, RST7 and TEM, none of which has a length.
+    bytes.insert(contentsOf: [0xFF, 0xFF, 0xFF, 0xD0, 0xFF, 0xD7, 0xFF, 0x01, 0xFF, 0xFF], at: 2)
+    let image = try decoder.decode(Data(bytes))
+    #expect(
+      image.width == 21 && image.height == 13,
+      "a marker may follow any number of 0xFF fill bytes, and RST0–RST7 and TEM carry no length field (ITU-T T.81, B.1.1): got \(image.width) × \(image.height)"
+    )
+  }
+
+  @Test("JPEG: a segment length under 2 is .notAnImage, never an endless walk")
+  func jpegShortSegmentLength() throws {
+    for length: UInt8 in [0, 1] {
+      var bytes = [UInt8](SampleImages.jpeg(width: 4, height: 4))
+      bytes.insert(contentsOf: [0xFF, 0xFE, 0x00, length], at: 2)
+      #expect(
+        throws: ImageDecodingError.notAnImage,
+        "a segment length counts its own two bytes, so \(length) is impossible: .notAnImage (skipping by it would stand still or go back)"
+      ) {
+        try decoder.decode(Data(bytes))
+      }
+    }
+  }
+
   @Test("zero and absurd dimensions are typed errors")
   func badDimensions() throws {
     #expect(throws: ImageDecodingError.invalidDimensions(width: 0, height: 10), "a 0-pixel-wide image is not usable") {

@@ -145,6 +145,50 @@ struct Exercise4_DiskCacheTests {
     }
   }
 
+  @Test("a new, empty directory is a new cache, not a rebuilt index; files without an index are")
+  func newDirectoryIsNotARebuild() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let emptyURL = directory.url.appendingPathComponent("empty")
+      try FileManager.default.createDirectory(at: emptyURL, withIntermediateDirectories: true)
+      let empty = try DiskCache(directory: emptyURL, clock: ManualClock(), startDate: start)
+      #expect(await !empty.rebuiltIndex, "an empty directory is a new cache: rebuiltIndex should be false")
+      let newURL = directory.url.appendingPathComponent("new")
+      let fresh = try DiskCache(directory: newURL, clock: ManualClock(), startDate: start)
+      #expect(await !fresh.rebuiltIndex, "a directory that did not exist holds nothing to rebuild: rebuiltIndex should be false")
+      try await fresh.store(bytes(10), forKey: "a")  // the first batched index write is still 31 stores away
+      let reopened = try DiskCache(directory: newURL, clock: ManualClock(), startDate: start)
+      #expect(await reopened.rebuiltIndex, "an entry file with no index means the index was lost: rebuiltIndex should be true")
+      #expect(await reopened.data(forKey: "a") == bytes(10), "and the entry is rebuilt from its file")
+    }
+  }
+
+  @Test("store throws only when the entry was not stored; a failed batched index write waits for flush")
+  func failedIndexWriteDoesNotFailTheStore() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      let failIndex = Counter()
+      await cache.useFileWriter { data, url in
+        guard data.count != 7 else { return try data.write(to: url) }  // entry files get through
+        _ = failIndex.increment()
+        throw CocoaError(.fileWriteOutOfSpace)
+      }
+      for i in 0..<DiskCache.storesPerIndexWrite {
+        await #expect(throws: Never.self, "store \(i + 1) wrote its entry: a failed batched index write is not its failure") {
+          try await cache.store(bytes(7, UInt8(i)), forKey: "k\(i)")
+        }
+      }
+      #expect(failIndex.value >= 1, "the \(DiskCache.storesPerIndexWrite)th store should have tried to write the index")
+      #expect(await cache.data(forKey: "k31") == bytes(7, 31), "the entry whose batch failed to write the index is stored and readable")
+      await #expect(throws: DiskCacheError.self, "flush() is the explicit index write: its failure is reported") { try await cache.flush() }
+      await cache.useFileWriter { data, url in try data.write(to: url) }
+      try await cache.flush()
+      let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      let rebuilt = await reopened.rebuiltIndex
+      let count = await reopened.count
+      #expect(!rebuilt && count == 32, "the index stayed dirty and the next flush wrote all 32 entries; rebuilt \(rebuilt), \(count) entries")
+    }
+  }
+
   @Test("a crash while writing the index leaves the previous index readable")
   func indexWritesAreAtomic() async throws {
     try await withTemporaryDirectory("disk") { directory in

@@ -185,6 +185,135 @@ struct Exercise6_ImageLoaderTests {
     }
   }
 
+  @Test("stale-while-revalidate: a failed refresh leaves the stale copy stale, so the next read tries again")
+  func failedRefreshKeepsTheCopyStale() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let time = ManualClock()
+      let fetches = Counter()
+      let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
+      try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
+      await time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
+      let loader = ImageLoader(
+        fetch: { _ in
+          fetches.increment()
+          throw URLError(.notConnectedToInternet)
+        }, diskCache: disk)
+      let stale = try await loader.image(for: url, policy: .staleWhileRevalidate)
+      #expect(stale.width == 1, "the expired copy should be returned at once")
+      await loader.waitForBackgroundRefreshes()
+      #expect(fetches.value == 1, "the stale read should start one background refresh, saw \(fetches.value)")
+      #expect(
+        !loader.memoryCache.contains(url),
+        "the refresh failed, so the copy is still expired: it must not sit in memory, where no TTL would ever make it stale again")
+      let again = try await loader.image(for: url, policy: .staleWhileRevalidate)
+      #expect(again.width == 1, "offline, the stale copy is still served")
+      await loader.waitForBackgroundRefreshes()
+      #expect(
+        fetches.value == 2,
+        "after a failed refresh the next stale read should try again (a stale copy served from memory never would); \(fetches.value) fetches")
+      await #expect(throws: ImageLoaderError.network(.notConnectedToInternet), "cache-first must not take an expired copy for a fresh one") {
+        try await loader.image(for: url, policy: .cacheFirst)
+      }
+    }
+  }
+
+  @Test("metrics: a cache-only miss and a cancelled caller are not failures; a failed fetch is one, and a fetch")
+  func metricsCountWhatWentWrong() async throws {
+    let url = self.url
+    let network = ManualClock()
+    let loader = ImageLoader(
+      fetch: { url in
+        if url.lastPathComponent == "offline.png" { throw URLError(.notConnectedToInternet) }
+        try await network.sleep(for: .seconds(1))
+        return (SampleImages.png(width: 1, height: 1), StubURLProtocol.response(for: URLRequest(url: url)))
+      }, diskCache: nil)
+    await #expect(throws: ImageLoaderError.notCached, "nothing is cached") { try await loader.image(for: url, policy: .cacheOnly) }
+    var metrics = await loader.metrics
+    #expect(
+      metrics.requests == 1 && metrics.failures == 0 && metrics.networkFetches == 0,
+      "a cache-only miss is a request but not a failure (nothing went wrong, there is no copy) and sends nothing; got \(metrics)")
+    let offline = URL(string: "https://images.example.com/offline.png")!
+    await #expect(throws: ImageLoaderError.network(.notConnectedToInternet), "the fetch fails") { try await loader.image(for: offline) }
+    metrics = await loader.metrics
+    #expect(
+      metrics.failures == 1 && metrics.networkFetches == 1,
+      "a fetch that fails is one failure, and it counts as a fetch, since it was started; got \(metrics)")
+    let ended = Counter()
+    let leaving = Task {
+      defer { _ = ended.increment() }
+      return try await loader.image(for: url)
+    }
+    await network.waitForSleepers(1) { ended.value > 0 }
+    leaving.cancel()
+    let result = await leaving.result
+    #expect(isCancellation(result), "the cancelled caller gets CancellationError, got \(result)")
+    metrics = await loader.metrics
+    #expect(
+      metrics.requests == 3 && metrics.failures == 1 && metrics.networkFetches == 2,
+      "a caller that cancelled left; that is not a failure of the loader (its fetch was still started and counts); got \(metrics)")
+  }
+
+  /// Decodes like `HeaderImageDecoder`, but the first decode blocks its thread until the test
+  /// opens it: a synchronous decode that takes long, as a big image's does.
+  final class BlockingDecoder: ImageDecoder, @unchecked Sendable {
+    private let entered = DispatchSemaphore(value: 0)
+    private let exit = DispatchSemaphore(value: 0)
+    private let calls = Counter()
+
+    func decode(_ data: Data) throws -> DecodedImage {
+      if calls.increment() == 1 {
+        entered.signal()
+        exit.wait()
+      }
+      return try HeaderImageDecoder().decode(data)
+    }
+
+    /// Whether the first decode has begun (it then stays blocked until `open()`).
+    var hasEntered: Bool {
+      guard entered.wait(timeout: .now()) == .success else { return false }
+      entered.signal()
+      return true
+    }
+
+    func open() { exit.signal() }
+  }
+
+  @Test("decoding a disk hit happens off the loader: a decode that blocks its thread leaves the loader free")
+  func decodingADiskHitLeavesTheLoaderFree() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let disk = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await disk.store(SampleImages.png(width: 3, height: 3), forKey: url.absoluteString)
+      let decoder = BlockingDecoder()
+      let loader = ImageLoader(fetch: { _ in throw URLError(.notConnectedToInternet) }, diskCache: disk, decoder: decoder)
+      let url = self.url
+      let hitEnded = Counter()
+      let hit = Task {
+        defer { _ = hitEnded.increment() }
+        return try await loader.image(for: url)
+      }
+      defer { decoder.open() }
+      await eventually(.threads, giveUp: { hitEnded.value > 0 }) { decoder.hasEntered }
+      guard decoder.hasEntered else {
+        Issue.record("a disk hit should be decoded with the loader's decoder; the load ended first: \(await hit.result)")
+        return
+      }
+      // The decode now blocks a thread. If it blocked the loader's, this call could not start.
+      let other = Task { await loader.isLoading(URL(string: "https://images.example.com/other.png")!) }
+      let finished = Counter()
+      Task {
+        _ = await other.value
+        _ = finished.increment()
+      }
+      await eventually(.threads) { finished.value == 1 }
+      #expect(
+        finished.value == 1,
+        "while a disk hit is decoded, other calls on the loader must go on: decode in a @concurrent function, not on the actor (a plain nonisolated async function runs on its caller's actor under SE-0461)"
+      )
+      decoder.open()
+      #expect(try await hit.value.width == 3, "the disk hit is served once its decode ends")
+    }
+  }
+
   @Test("a memory warning purges memory only; the disk copy still saves a request")
   func memoryWarningKeepsDisk() async throws {
     try await withTemporaryDirectory("loader") { directory in

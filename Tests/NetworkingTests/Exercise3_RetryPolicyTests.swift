@@ -60,6 +60,48 @@ struct Exercise3_RetryPolicyTests {
     #expect(!policy.isRetryable(.cancelled), "a cancelled request must stay cancelled")
   }
 
+  @Test("Retry-After: the three HTTP-date formats of RFC 9110 §5.6.7 name the same instant")
+  func retryAfterInEveryDateFormat() {
+    let now = Date(timeIntervalSince1970: 784_111_777 - 37)  // Sun, 06 Nov 1994 08:49:00 GMT
+    for (format, value) in [
+      ("IMF-fixdate", "Sun, 06 Nov 1994 08:49:37 GMT"),
+      ("the obsolete RFC 850 form", "Sunday, 06-Nov-94 08:49:37 GMT"),
+      ("asctime, whose one-digit day is padded with a space", "Sun Nov  6 08:49:37 1994"),
+    ] {
+      let wait = RetryPolicy.retryAfter(value, now: now)
+      #expect(
+        wait == .seconds(37), "\(format) (\(value)) is an HTTP-date a recipient must accept: 37 s after now, got \(String(describing: wait))")
+    }
+    let lateNow = Date(timeIntervalSince1970: 1_767_225_600)  // Thu, 01 Jan 2026 00:00:00 GMT
+    #expect(
+      RetryPolicy.retryAfter("Friday, 01-Jan-27 00:00:00 GMT", now: lateNow) == .seconds(365 * 86_400),
+      "a two-digit year means the nearest year not more than 50 years ahead: 27 is 2027 in 2026")
+    #expect(
+      RetryPolicy.retryAfter("Sunday, 06-Nov-94 08:49:37 GMT", now: lateNow) == .zero,
+      "94 would be more than 50 years ahead in 2026, so it is 1994: a past date, no wait")
+    #expect(RetryPolicy.retryAfter("Thu, 29 Feb 2024 00:00:10 GMT", now: Date(timeIntervalSince1970: 1_709_164_800)) == .seconds(10), "2024 is a leap year")
+  }
+
+  @Test("Retry-After: hostile values give no delay or a capped one, never a trap")
+  func retryAfterHostileValues() {
+    let now = Date(timeIntervalSince1970: 1_445_412_480)
+    for value in [
+      "", "   ", "soon", "-5", "+5", "1.5", "1e3", "0x10", "120 s", "Sun, 06 Nov 1994 08:49:37",
+      "sun, 06 nov 1994 08:49:37 GMT", "Sun, 32 Oct 2015 07:28:30 GMT", "Thu, 29 Feb 2015 07:28:30 GMT",
+      "Wed, 21 Oct 2015 24:00:00 GMT", "Wed, 21 Oct 2015 07:60:00 GMT", "Wed, 21 Oct 15 07:28:30 GMT",
+      "Wed, 21 Oct 2015 07:28:30 GMT and more", "Sun Nov 6 08:49:37 1994", "Sunday, 06-Nov-1994 08:49:37 GMT",
+    ] {
+      #expect(RetryPolicy.retryAfter(value, now: now) == nil, "\"\(value)\" is not a valid Retry-After (RFC 9110 §10.2.3): ignore it")
+    }
+    let policy = RetryPolicy(maxRetryAfter: .seconds(60))
+    for huge in ["99999999999999999999999999", "9223372036854775807", "Fri, 31 Dec 9999 23:59:59 GMT"] {
+      let wait = policy.delay(after: .http(status: 503, body: Data(), retryAfter: huge), beforeRetry: 1, random: .constant(0), now: now)
+      #expect(wait == .seconds(60), "Retry-After \(huge) is a valid but huge wait: capped at maxRetryAfter (60 s), got \(wait)")
+    }
+    #expect(RetryPolicy.retryAfter("0", now: now) == .zero, "0 seconds is valid: retry at once")
+    #expect(RetryPolicy.retryAfter("007", now: now) == .seconds(7), "delay-seconds is digits: leading zeros are fine")
+  }
+
   @Test func retryAfterInSecondsOrHTTPDate() {
     let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
     #expect(RetryPolicy.retryAfter("120", now: now) == .seconds(120), "a number is seconds")

@@ -84,6 +84,79 @@ struct Exercise4_TokenStoreTests {
     #expect(await store.current == nil, "a dead refresh token should sign the user out")
   }
 
+  @Test("a refresh answered 400 invalid_grant (RFC 6749 §5.2) signs out like a 401, and persists the sign-out")
+  func invalidGrantSignsOut() async {
+    let saved = Recorder<AuthToken?>()
+    let body = Data(#"{"error":"invalid_grant","error_description":"refresh token expired"}"#.utf8)
+    let store = TokenStore(token: old, persist: { saved.append($0) }) { _ in throw NetworkError.http(status: 400, body: body) }
+    let error = await failure(of: Task { try await store.refreshedAccessToken(after: "old") })
+    #expect(
+      error == .unauthorized,
+      "OAuth 2.0 answers a dead refresh token with 400 and error=invalid_grant, not only 401: the caller should get .unauthorized, got \(String(describing: error))"
+    )
+    #expect(await store.current == nil, "a refresh token the server calls invalid_grant is dead: the store should sign out")
+    #expect(saved.values == [nil], "the sign-out should be persisted, or the next launch sends the dead refresh token again; persisted \(saved.values)")
+  }
+
+  @Test("a refresh that fails for another reason (another 400, a 503) keeps the session")
+  func otherRefreshFailuresKeepTheSession() async {
+    let failures: [NetworkError] = [
+      .http(status: 400, body: Data(#"{"error":"invalid_request"}"#.utf8)),
+      .http(status: 400, body: Data("invalid_grant".utf8)),
+      .http(status: 503, body: Data(#"{"error":"invalid_grant"}"#.utf8)),
+      .offline,
+    ]
+    for refreshFailure in failures {
+      let saved = Recorder<AuthToken?>()
+      let store = TokenStore(token: old, persist: { saved.append($0) }) { _ in throw refreshFailure }
+      let error = await failure(of: Task { try await store.refreshedAccessToken(after: "old") })
+      #expect(error == refreshFailure, "the refresh's own failure should reach the caller, got \(String(describing: error))")
+      #expect(
+        await store.current == old && saved.values.isEmpty,
+        "\(refreshFailure) says nothing about the refresh token (only a 401 or a 400 whose JSON error is invalid_grant does): keep the session")
+    }
+  }
+
+  @Test("a rotated token pair is persisted before the replay uses it")
+  func rotatedTokensArePersistedBeforeUse() async throws {
+    let saved = Recorder<AuthToken?>()
+    let store = TokenStore(token: old, persist: { saved.append($0) }) { _ in Self.token(1) }
+    let seen = Recorder<[AuthToken?]>()
+    let value = try await store.authorized { token -> Int in
+      seen.append(saved.values)
+      if token == "old" { throw NetworkError.unauthorized }
+      return 7
+    }
+    #expect(value == 7, "the replay with the new token should succeed")
+    #expect(
+      seen.values.last == [Self.token(1)],
+      "with rotating refresh tokens the old one is dead once the server answers: the new pair must be persisted before the replay sends it (a crash in between signs the user out); persisted at the replay: \(String(describing: seen.values.last))"
+    )
+    await store.set(nil)
+    #expect(saved.values == [Self.token(1), nil], "a sign-out through set(nil) is persisted too; persisted \(saved.values)")
+  }
+
+  @Test("integration: the practice server answers a used refresh token 400 invalid_grant, and the store signs out")
+  func serverInvalidGrantSignsOut() async throws {
+    try await withServer { server in
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.finishTasksAndInvalidate() }
+      let refreshURL = server.baseURL.appendingPathComponent("v1/auth/refresh")
+      let store = TokenStore(token: AuthToken(accessToken: "a-dead", refreshToken: "rt-never-issued", expiresAt: Self.farFuture)) {
+        refreshToken in
+        var request = URLRequest(url: refreshURL)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONCoding.encoder().encode(["refresh_token": refreshToken])
+        let (response, data) = try await fetch(session, request)
+        try NetworkError.check(response, body: data)
+        return try NetworkError.decode(AuthToken.self, from: data, using: JSONCoding.decoder())
+      }
+      let error = await failure(of: Task { try await store.refreshedAccessToken(after: "a-dead") })
+      #expect(error == .unauthorized, "the server answers an unknown refresh token 400 invalid_grant: that ends the session, got \(String(describing: error))")
+      #expect(await store.current == nil, "after invalid_grant the store should be signed out")
+    }
+  }
+
   @Test("signing out while a refresh is in flight abandons it: the user stays signed out")
   func signingOutAbandonsTheRefresh() async throws {
     let clock = ManualClock()

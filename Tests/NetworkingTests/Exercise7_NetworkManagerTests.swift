@@ -110,6 +110,76 @@ struct Exercise7_NetworkManagerTests {
     await wakeSleepers(on: clock, of: busy, until: busyDone)
   }
 
+  /// Blocks a thread until the test opens it, and tells the test when a thread is blocked.
+  final class DecodeBlocker: @unchecked Sendable {
+    private let entered = DispatchSemaphore(value: 0)
+    private let exit = DispatchSemaphore(value: 0)
+
+    func block() {
+      entered.signal()
+      exit.wait()
+    }
+
+    /// Whether a decode has reached `block()` (it stays there until `open()`).
+    var hasEntered: Bool {
+      guard entered.wait(timeout: .now()) == .success else { return false }
+      entered.signal()
+      return true
+    }
+
+    func open() { exit.signal() }
+  }
+
+  /// A response whose decoding blocks its thread when its name is "slow": a large body taking its
+  /// time in `JSONDecoder`, held exactly as long as the test wants.
+  struct SlowlyDecoded: Decodable, Sendable {
+    static let blocker = DecodeBlocker()
+    let name: String
+
+    enum CodingKeys: String, CodingKey { case name }
+
+    init(from decoder: any Decoder) throws {
+      name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+      if name == "slow" { Self.blocker.block() }
+    }
+  }
+
+  @Test("decoding happens off the manager: while one response decodes, another call is sent and decoded")
+  func decodingLeavesTheManagerFree() async throws {
+    let session = StubURLProtocol.session { request in
+      let name = request.url?.lastPathComponent ?? "?"
+      return (StubURLProtocol.response(for: request), Data(#"{"name":"\#(name)"}"#.utf8))
+    }
+    defer { session.finishTasksAndInvalidate() }
+    let client = manager(session)
+    let blocker = SlowlyDecoded.blocker
+    let slowEnded = Counter()
+    let slow = Task {
+      defer { slowEnded.increment() }
+      return try await client.send(Get<SlowlyDecoded>(path: "/slow"))
+    }
+    defer { blocker.open() }
+    await eventually(.threads, giveUp: { slowEnded.value > 0 }) { blocker.hasEntered }
+    guard blocker.hasEntered else {
+      Issue.record("send should decode the response; the call ended first: \(await slow.result)")
+      return
+    }
+    // One decode now holds a thread. If that thread were the manager's, the next call could not start.
+    let quickEnded = Counter()
+    let quick = Task {
+      defer { quickEnded.increment() }
+      return try await client.send(Get<SlowlyDecoded>(path: "/quick"))
+    }
+    await eventually(.threads) { quickEnded.value == 1 }
+    #expect(
+      quickEnded.value == 1,
+      "while one response decodes, another call must be sent and decoded: decode in a @concurrent function, not on the actor (a plain nonisolated async function runs on its caller's actor under SE-0461)"
+    )
+    blocker.open()
+    #expect(try await slow.value.name == "slow", "the slow response is decoded once it may go on")
+    #expect(try await quick.value.name == "quick", "the quick response is decoded")
+  }
+
   /// Records each point the manager calls, marks the request it prepares, and rewrites a
   /// successful body, so a test can see that both changes were used.
   struct RecordingPlugin: NetworkPlugin {

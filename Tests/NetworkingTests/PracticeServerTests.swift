@@ -82,13 +82,23 @@ struct PracticeServerTests {
 
   @Test func likesAndIdempotentComments() async throws {
     try await withServer { server in
-      let (liked, likedBody) = try await get(server, "/v1/posts/p5/like", method: "POST")
+      let (liked, likedBody) = try await get(server, "/v1/posts/p5/like", method: "PUT")
       let post = try JSONSerialization.jsonObject(with: likedBody) as? [String: Any]
-      #expect(liked.statusCode == 200 && post?["liked_by_me"] as? Bool == true, "POST like → liked_by_me true")
+      #expect(liked.statusCode == 200 && post?["liked_by_me"] as? Bool == true, "PUT like → liked_by_me true")
       let count = post?["like_count"] as? Int ?? -1
+      let (_, againBody) = try await get(server, "/v1/posts/p5/like", method: "PUT")
+      let again = try JSONSerialization.jsonObject(with: againBody) as? [String: Any]
+      #expect(again?["like_count"] as? Int == count, "PUT is idempotent (RFC 9110 §9.2.2): a retried like leaves one like")
       let (_, unlikedBody) = try await get(server, "/v1/posts/p5/like", method: "DELETE")
       let unliked = try JSONSerialization.jsonObject(with: unlikedBody) as? [String: Any]
       #expect(unliked?["like_count"] as? Int == count - 1 && unliked?["liked_by_me"] as? Bool == false, "DELETE like undoes it")
+      let (_, twiceBody) = try await get(server, "/v1/posts/p5/like", method: "DELETE")
+      let twice = try JSONSerialization.jsonObject(with: twiceBody) as? [String: Any]
+      #expect(twice?["like_count"] as? Int == count - 1, "DELETE is idempotent: a retried unlike removes nothing more")
+      let (posted, _) = try await get(server, "/v1/posts/p5/like", method: "POST")
+      #expect(
+        posted.statusCode == 405 && posted.value(forHTTPHeaderField: "Allow") == "PUT, DELETE",
+        "a like is PUT, an unlike DELETE: POST gets 405 with Allow: PUT, DELETE; got \(posted.statusCode)")
 
       let body = Data(#"{"text":"Nice"}"#.utf8)
       let (first, firstBody) = try await get(server, "/v1/posts/p5/comments", headers: ["Idempotency-Key": "k1"], method: "POST", body: body)

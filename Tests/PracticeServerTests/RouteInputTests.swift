@@ -25,6 +25,32 @@ struct RouteInputTests {
     }
   }
 
+  @Test("a used, unknown or missing refresh token gets 400 invalid_grant (RFC 6749 §5.2), and the rotated one works once")
+  func refreshTokenRotation() async throws {
+    try await withServer { server in
+      let issued = server.issueTokens()
+      func refresh(_ json: String) async throws -> Exchange {
+        try await exchange(
+          server,
+          "POST /v1/auth/refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\nConnection: close\r\n\r\n\(json)"
+        )
+      }
+      let first = try await refresh(#"{"refresh_token":"\#(issued.refreshToken)"}"#)
+      #expect(first.response.status == 200, "a refresh token the server issued works once, got \(first.response.status) \(first.response.text)")
+      for (body, what) in [
+        (#"{"refresh_token":"\#(issued.refreshToken)"}"#, "the refresh token that was just rotated away"),
+        (#"{"refresh_token":"rt-never-issued"}"#, "a refresh token the server never issued"),
+        ("{}", "no refresh token at all"),
+      ] {
+        let result = try await refresh(body)
+        let json = try? JSONSerialization.jsonObject(with: Data(result.response.text.utf8)) as? [String: Any]
+        #expect(
+          result.response.status == 400 && json?["error"] as? String == "invalid_grant",
+          "\(what) is an invalid grant: 400 with {\"error\":\"invalid_grant\"}, got \(result.response.status) \(result.response.text)")
+      }
+    }
+  }
+
   static let badKnobs: [(body: String, why: String)] = [
     (#"{"fail_next":1,"status":99999}"#, "99999 is not an HTTP status"),
     (#"{"fail_next":1,"status":-1}"#, "-1 is not an HTTP status"),

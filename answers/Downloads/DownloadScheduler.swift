@@ -89,10 +89,17 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
     while running.count < maxConcurrent, let job = queue.dequeue() {
       tickets[job.id] = nil
       running[job.id] = Task {
-        await job.work()
+        await Self.run(job.work)
         self.jobEnded(job.id)
       }
     }
+  }
+
+  /// Runs a job's work off the actor. The job's `Task` inherits the actor; `@concurrent` makes
+  /// the work leave it whatever the language setting (SE-0461: with
+  /// `NonisolatedNonsendingByDefault` on, a nonisolated async function runs on its caller's actor).
+  @concurrent static func run(_ work: @Sendable () async -> Void) async {
+    await work()
   }
 
   func jobEnded(_ id: JobID) {

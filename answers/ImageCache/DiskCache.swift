@@ -34,8 +34,11 @@ public enum DiskCacheError: Error, Equatable, Sendable {
 public actor DiskCache {
   public struct Configuration: Sendable {
     /// How long an entry is fresh after it was stored (default 7 days), on the injected clock.
+    /// Fresh while its age is under `ttl`; expired from the moment its age reaches `ttl` (RFC 9111
+    /// §4.2 counts a response fresh only while its lifetime exceeds its age).
     public var ttl: Duration
-    /// Total bytes of entry files allowed (default 500 MB).
+    /// Total bytes of entry files allowed (default 500 MB). A total equal to the limit is
+    /// allowed; eviction starts when a store takes the total over it.
     public var sizeLimit: Int
     /// When the limit is crossed, evict down to this fraction of it (default 0.8).
     public var lowWaterFraction: Double
@@ -88,7 +91,9 @@ public actor DiskCache {
   /// Writes bytes to a path. Tests replace it to simulate a crash or a full disk half-way through.
   private var writeFile: @Sendable (Data, URL) throws -> Void = { data, url in try data.write(to: url) }
 
-  /// True if the last open found no usable index and rebuilt it from the files.
+  /// True if the last open expected an index and found none it could use, so it rebuilt the
+  /// entries from the files: the index file is damaged, or it is missing while the directory
+  /// holds other files. A new, empty directory is a new cache, not a rebuild: false.
   public let rebuiltIndex: Bool
   /// How many times eviction ran (each run sorts once); for tests and metrics.
   public private(set) var evictionPasses = 0
@@ -170,6 +175,11 @@ public actor DiskCache {
   /// Stores `data` for `key`: temporary file, then rename over the old one. The index is written
   /// every `storesPerIndexWrite` stores, after an eviction pass, and on `flush()`, not on every
   /// store. Evicts least recently used entries when the size limit is crossed.
+  ///
+  /// Throws only when the entry itself was not stored (`.entryTooLarge`, or `.writeFailed` for
+  /// its file). A failed index write on the way (batched or after eviction) is not this store's
+  /// failure: the entry is in place and readable, the index stays dirty, and the next batch or
+  /// `flush()`, which does throw, writes it.
   public func store(_ data: Data, forKey key: String) throws {
     let lowWater = Int(Double(configuration.sizeLimit) * configuration.lowWaterFraction)
     guard data.count <= lowWater else { throw DiskCacheError.entryTooLarge(size: data.count) }
@@ -293,7 +303,8 @@ public actor DiskCache {
       rebuilt = false
     } else {
       records = [:]
-      rebuilt = true
+      // A new, empty directory has nothing to rebuild; anything else without a usable index does.
+      rebuilt = !names.isEmpty
     }
     var changed = rebuilt
     var sizes: [String: Int] = [:]

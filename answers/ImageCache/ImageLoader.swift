@@ -16,6 +16,8 @@ public enum LoadPolicy: Sendable, Hashable, CaseIterable {
   /// Memory, then fresh disk, then network. The default for feeds.
   case cacheFirst
   /// A cached copy at once, even expired; an expired one is refreshed once in the background.
+  /// An expired copy is served but never promoted to memory (memory keeps no disk expiry): if the
+  /// refresh fails, the next read finds it stale on disk again and starts another refresh.
   case staleWhileRevalidate
   /// Memory or fresh disk only; a miss is `ImageLoaderError.notCached`, never a request.
   case cacheOnly
@@ -43,8 +45,12 @@ public struct ImageLoaderMetrics: Sendable, Equatable {
   public var requests = 0
   public var memoryHits = 0
   public var diskHits = 0
-  /// Fetches actually sent: coalesced callers share one.
+  /// Fetches started: counted once per shared flight, when its fetch begins (before any answer,
+  /// so a fetch that fails counts too). Coalesced callers share one; a background refresh of
+  /// `.staleWhileRevalidate` is one.
   public var networkFetches = 0
+  /// Calls that threw an `ImageLoaderError` other than `.notCached`. A cache-only miss is not a
+  /// failure (nothing went wrong, there is no copy), and neither is a cancelled caller (it left).
   public var failures = 0
 
   public init() {}
@@ -120,7 +126,7 @@ public actor ImageLoader {
         if let image = await cachedImage(for: url, allowExpired: true, refreshIfExpired: true) { return image }
         return try await network(url)
       }
-    } catch {
+    } catch let error as ImageLoaderError where error != .notCached {
       metrics.failures += 1
       throw error
     }
@@ -221,9 +227,11 @@ public actor ImageLoader {
     metrics.networkFetches += 1
   }
 
-  /// Decodes away from the loader's executor: a nonisolated async function runs on the global
-  /// pool, so a large decode never blocks other lookups (or the main actor of a caller).
-  private nonisolated func decode(_ data: Data) async throws -> DecodedImage {
+  /// Decodes away from the loader's executor, so a large decode never blocks other lookups (or
+  /// the main actor of a caller). `@concurrent` says so under both settings of SE-0461: with
+  /// `NonisolatedNonsendingByDefault` on, a plain `nonisolated async` function would run on its
+  /// caller's actor, which here is the loader itself.
+  @concurrent private nonisolated func decode(_ data: Data) async throws -> DecodedImage {
     try decoder.decode(data)
   }
 }

@@ -63,12 +63,20 @@ public actor RequestCoalescer<Key: Hashable & Sendable, Value: Sendable> {
     flights[key]?.task = Task {
       let result: Result<Value, any Error>
       do {
-        result = .success(try await operation())
+        result = .success(try await Self.run(operation))
       } catch {
         result = .failure(error)
       }
       self.finish(key, flightID: flightID, with: result)
     }
+  }
+
+  /// Runs the shared operation off the coalescer, so the actor takes joins and cancellations
+  /// while the operation works. The flight's `Task` is made on the actor and inherits it; under
+  /// `NonisolatedNonsendingByDefault` (SE-0461) an operation called from there would run on the
+  /// actor too, until its first suspension. `@concurrent` leaves the actor under both settings.
+  @concurrent private static func run(_ operation: @Sendable () async throws -> Value) async throws -> Value {
+    try await operation()
   }
 
   private func finish(_ key: Key, flightID: UInt64, with result: Result<Value, any Error>) {

@@ -68,9 +68,19 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   }
 
   /// Sends `request` and decodes its response with the API's JSON conventions.
+  ///
+  /// The decode runs off the actor, so a large body decoding never holds up another call: two
+  /// responses decode at the same time, each on a thread of its own.
   public func send<R: APIRequest>(_ request: R, priority: RequestPriority = .normal) async throws(NetworkError) -> R.Response {
     let response = try await response(for: request, priority: priority)
-    return try NetworkError.decode(R.Response.self, from: response.data, using: JSONCoding.decoder())
+    return try await Self.decoded(R.Response.self, from: response.data)
+  }
+
+  /// Decodes on the global concurrent executor. `@concurrent` says so under both settings of
+  /// SE-0461: with `NonisolatedNonsendingByDefault` on, a plain `nonisolated async` function runs
+  /// on its caller's actor, which for `send` is the manager itself.
+  @concurrent private static func decoded<T: Decodable & Sendable>(_ type: T.Type, from data: Data) async throws(NetworkError) -> T {
+    try NetworkError.decode(T.self, from: data, using: JSONCoding.decoder())
   }
 
   /// Sends `target` and returns its successful (2xx) response.
