@@ -283,7 +283,8 @@ extension Exercise2_MemoryCacheTests {
   /// call grows with the entries, about 100× from 100 to 10,000. The threshold sits between the
   /// two on a log scale. Each figure is the fastest of up to seven rounds, so a moment of a busy
   /// machine does not count, and a round stops once it has cost more than the threshold allows,
-  /// so a wrong answer fails about as fast as a right one passes.
+  /// so a wrong answer fails about as fast as a right one passes. A size fails only when it grew
+  /// in three attempts, each against its own fresh measurement at 100.
   @Test("get, set and remove take constant time: their cost does not grow with the entries")
   func operationsTakeConstantTime() {
     let allowedGrowth = 20.0
@@ -291,14 +292,22 @@ extension Exercise2_MemoryCacheTests {
       Issue.record("100 sets of new keys into a cache with a count limit of 100 should leave 100 entries to time")
       return
     }
-    let ceiling = baseline.scaled(by: allowedGrowth)
     var report = ["100 entries: \(baseline)"]
     for entries in [1_000, 10_000, 100_000] {
-      guard let timing = LRUTiming.measure(entries: entries, ceiling: ceiling) else {
-        Issue.record("\(entries) sets of new keys into a cache with a count limit of \(entries) should leave \(entries) entries")
-        return
+      // A busy machine can slow one measurement down for a while: a size fails only if it grew
+      // in each of three attempts, each against a fresh measurement at 100 taken just before it.
+      var attempt = (baseline: baseline, timing: baseline)
+      for retry in 0..<3 {
+        if retry > 0, let fresh = LRUTiming.measure(entries: 100) { attempt.baseline = fresh }
+        guard let timing = LRUTiming.measure(entries: entries, ceiling: attempt.baseline.scaled(by: allowedGrowth)) else {
+          Issue.record("\(entries) sets of new keys into a cache with a count limit of \(entries) should leave \(entries) entries")
+          return
+        }
+        attempt.timing = timing
+        if timing.growth(over: attempt.baseline).allSatisfy({ $0.factor <= allowedGrowth }) { break }
       }
-      report.append("\(entries) entries: \(timing)")
+      let (baseline, timing) = attempt
+      report.append("\(entries) entries: \(timing) (against \(baseline) at 100)")
       let grown = timing.growth(over: baseline).filter { $0.factor > allowedGrowth }
       guard grown.isEmpty else {
         let which = grown.map { "\($0.operation) costs \(String(format: "%.0f", $0.factor))× or more what it cost at 100 entries" }
