@@ -158,6 +158,7 @@ BENCH_SCRATCH ?= .build
 bench-%: requirements ## your chapter N timed next to the reference answer and the platform (N = 4)
 ##      ANSWERS=1           time the reference answer against itself (what the ratios look like)
 ##      QUICK=1             smaller sizes and fewer rounds
+	@case "$*" in 4) ;; *) echo "make bench-$*: only chapter 4 times your code so far; make bench times every chapter's answers" >&2; exit 2 ;; esac
 	@echo "== building the bench from your Sources/ and from answers/ (release; the first time takes minutes)"
 	@WORKBOOK_CHAPTERS=$* WORKBOOK_TOOLS=1 $(if $(filter 1 yes true,$(ANSWERS)),WORKBOOK_ANSWERS=$*) $(SWIFT) build -c release \
 	  --scratch-path $(BENCH_SCRATCH)/bench-yours --product workbook-bench 2>&1 | grep -Ev '^\[|^Building|^Build complete|^Compiling|^Write'; \
