@@ -194,7 +194,7 @@ extension Exercise1_PriorityQueueTests {
   /// number of waiting elements. The test times them on a queue of 100 elements, then of 1,000
   /// and 10,000, and fails as soon as one costs more than `allowedGrowth` times what it cost at
   /// 100. Three lines and a dictionary stay within 3×; a queue that scans its elements for the
-  /// best one, or searches a line to take one out, grows with them, about 100× from 100 to
+  /// best one, or searches a line to take one out, grows with them, 70–170× from 100 to
   /// 10,000. The threshold sits between the two on a log scale. (At 100,000 elements the queue's
   /// memory no longer fits the processor's caches, and a busy machine then slows the right answer
   /// by 20× or more as well, so the test stops at 10,000.) Each figure is the fastest of

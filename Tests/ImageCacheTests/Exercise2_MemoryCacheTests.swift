@@ -280,7 +280,7 @@ extension Exercise2_MemoryCacheTests {
   /// 10,000 and 100,000, and fails as soon as one costs more than `allowedGrowth` times what it
   /// cost at 100. A dictionary and a linked list stay within 2× (a bigger table misses the
   /// processor's caches more often); a cache that walks its list, or searches an array, on every
-  /// call grows with the entries, about 100× from 100 to 10,000. The threshold sits between the
+  /// call grows with the entries, 60–85× from 100 to 10,000. The threshold sits between the
   /// two on a log scale. Each figure is the fastest of up to seven rounds, so a moment of a busy
   /// machine does not count, and a round stops once it has cost more than the threshold allows,
   /// so a wrong answer fails about as fast as a right one passes. A size fails only when it grew
