@@ -58,6 +58,15 @@ enum YourCode {
     }
   }
 
+  /// The faster of two measurements; a measurement beats a failure.
+  static func faster(_ a: Outcome, _ b: Outcome) -> Outcome {
+    switch (a.value, b.value) {
+    case (let x?, let y?): .nanoseconds(min(x, y))
+    case (_?, nil): a
+    default: b
+    }
+  }
+
   /// Prints one measurement for the driver.
   static func emit(_ id: String, _ outcome: Outcome) {
     say("row\t\(id)\t\(outcome.line)")
@@ -69,13 +78,16 @@ enum YourCode {
   }
 
   /// The chapters with a `make bench-N`.
-  static let chapters = [4]
+  static let chapters = [4, 5]
 
   /// `--emit N`: one round of chapter N's measurements, as lines.
-  static func emitRound(chapter: Int, quick: Bool, platform: Bool) {
+  static func emitRound(chapter: Int, quick: Bool, platform: Bool) async {
     switch chapter {
     #if canImport(ImageCache)
       case 4: ImageCacheBench.emitLearnerRound(quick: quick, withNSCache: platform)
+    #endif
+    #if canImport(Downloads)
+      case 5: await DownloadsBench.emitLearnerRound(quick: quick, withPlatform: platform)
     #endif
     default: say("error\tchapter \(chapter) has no make bench-\(chapter); chapters with one: \(chapters)")
     }
@@ -153,7 +165,70 @@ enum YourCode {
     #if canImport(ImageCache)
       case 4: ImageCacheBench.printComparison(yours: mine, answer: answer)
     #endif
+    #if canImport(Downloads)
+      case 5: DownloadsBench.printComparison(yours: mine, answer: answer)
+    #endif
     default: print("chapter \(chapter) has no make bench-\(chapter); chapters with one: \(chapters)")
     }
+  }
+
+  /// One row of a comparison table: a measurement both copies make, and optionally the
+  /// platform's counterpart, which the answer's copy measures.
+  struct Comparison {
+    var label: String
+    /// What the verdict calls it ("priority queue").
+    var operation: String
+    var id: String
+    var platform: String? = nil
+  }
+
+  /// A table of yours, the answer's and the platform's figures, then one verdict per operation.
+  static func printComparison(
+    yours: Collected, answer: Collected, rows: [Comparison], platformName: String, note: String,
+    exercise: (String) -> Int, chapter: Int
+  ) {
+    func ratio(_ a: Outcome?, _ b: Outcome?) -> String {
+      guard let a = a?.value, let b = b?.value else { return "—" }
+      return String(format: "%.2f×", a / b)
+    }
+    print("\n\(note)")
+    print("  " + pad("", 24) + pad("yours", 22) + pad("answer", 10) + pad(platformName, 12) + pad("yours/answer", 14))
+    var ratios: [String: [Double]] = [:]
+    var problems: [String: Outcome] = [:]
+    var operations: [String] = []
+    for row in rows {
+      if !operations.contains(row.operation) { operations.append(row.operation) }
+      let mine = yours.outcomes[row.id]
+      let theirs = answer.outcomes[row.id]
+      let platform = row.platform.flatMap { answer.outcomes[$0] }
+      print(
+        "  " + pad(row.label, 24) + pad(mine?.words ?? "missing", 22) + pad(theirs?.words ?? "missing", 10)
+          + pad(platform?.words ?? "", 12) + ratio(mine, theirs))
+      if let mine = mine?.value, let theirs = theirs?.value {
+        ratios[row.operation, default: []].append(mine / theirs)
+      } else if problems[row.operation] == nil {
+        problems[row.operation] = mine ?? .wrong("no figure: see above")
+      }
+    }
+    print("\nVerdict")
+    for operation in operations {
+      let grade = "make chapter-\(chapter) EXERCISE=\(exercise(operation))"
+      if let problem = problems[operation] {
+        switch problem {
+        case .notImplemented: print("  your \(operation): not implemented yet (\(grade) grades it)")
+        case .tooSlow: print("  your \(operation): too slow to measure: stopped after its time budget (\(grade))")
+        default: print("  your \(operation): \(problem.words); \(grade) shows what is wrong")
+        }
+        continue
+      }
+      let values = ratios[operation] ?? []
+      guard !values.isEmpty else { continue }
+      let mean = exp(values.map(log).reduce(0, +) / Double(values.count))
+      let spread =
+        values.count > 1
+        ? String(format: " (geometric mean of %d sizes; %.2f× to %.2f×)", values.count, values.min()!, values.max()!) : ""
+      print(String(format: "  your %@ is %.2f× the answer's", operation, mean) + spread)
+    }
+    print("  Ratios under about 1.2× either way are noise on a shared machine; run it again before you trust one.")
   }
 }

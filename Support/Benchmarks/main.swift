@@ -17,7 +17,7 @@ func option(_ flag: String) -> String? {
   return arguments[arguments.index(after: index)]
 }
 if let chapter = option("--emit").flatMap(Int.init) {
-  YourCode.emitRound(chapter: chapter, quick: quick, platform: arguments.contains("--platform"))
+  await YourCode.emitRound(chapter: chapter, quick: quick, platform: arguments.contains("--platform"))
   exit(0)
 }
 if let chapter = option("--compare").flatMap(Int.init) {
