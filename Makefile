@@ -174,6 +174,25 @@ lint: ## swift format lint on answers, tests and tooling, as .swift-format says
 bench: ## release-build benchmarks behind the chapters' performance claims
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
 
+# `make bench-N` builds the bench twice, from your Sources/ and from answers/ (the two modules
+# have the same name, so one program cannot hold both), and the answer's copy runs both in turns.
+# Each chapter builds in folders of its own: a module left in the folder by another chapter's
+# build would make the bench compile code for it that is then not linked.
+BENCH_SCRATCH ?= .build
+bench-%: requirements ## your chapter N timed next to the reference answer and the platform (N = 4, 5)
+##      ANSWERS=1           time the reference answer against itself (what the ratios look like)
+##      QUICK=1             smaller sizes and fewer rounds
+	@case "$*" in 4|5) ;; *) echo "make bench-$*: only chapters 4 and 5 time your code so far; make bench times every chapter's answers" >&2; exit 2 ;; esac
+	@echo "== building the bench from your Sources/ and from answers/ (release; the first time takes minutes)"
+	@WORKBOOK_CHAPTERS=$* WORKBOOK_TOOLS=1 $(if $(filter 1 yes true,$(ANSWERS)),WORKBOOK_ANSWERS=$*) $(SWIFT) build -c release \
+	  --scratch-path $(BENCH_SCRATCH)/bench-$*-yours --product workbook-bench 2>&1 | grep -Ev '^\[|^Building|^Build complete|^Compiling|^Write'; \
+	  test $${PIPESTATUS[0]} -eq 0 || { echo "your chapter $* does not build in release: make chapter-$* shows why" >&2; exit 1; }
+	@WORKBOOK_CHAPTERS=$* WORKBOOK_ANSWERS=$* WORKBOOK_TOOLS=1 $(SWIFT) build -c release \
+	  --scratch-path $(BENCH_SCRATCH)/bench-$*-answer --product workbook-bench 2>&1 | grep -Ev '^\[|^Building|^Build complete|^Compiling|^Write'; \
+	  test $${PIPESTATUS[0]} -eq 0
+	@$(BENCH_SCRATCH)/bench-$*-answer/release/workbook-bench --compare $* --yours $(BENCH_SCRATCH)/bench-$*-yours/release/workbook-bench \
+	  $(if $(filter 1 yes true,$(QUICK)),--quick)
+
 figures: ## redraw the chapters' SVG figures from seeded simulations
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)
 

@@ -8,6 +8,8 @@ struct LineChart {
     let name: String
     let color: String
     let points: [(x: Double, y: Double)]
+    /// An SVG `stroke-dasharray` such as "6 4"; nil draws a solid line.
+    var dash: String? = nil
   }
 
   var title: String
@@ -57,10 +59,11 @@ struct LineChart {
 
     for (index, line) in series.enumerated() {
       let path = line.points.map { "\(px($0.x)),\(py($0.y))" }.joined(separator: " ")
-      out += "<polyline fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"1.8\" points=\"\(path)\"/>\n"
+      let dash = line.dash.map { " stroke-dasharray=\"\($0)\"" } ?? ""
+      out += "<polyline fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"1.8\"\(dash) points=\"\(path)\"/>\n"
       let legendY = top + 10 + Double(index) * 20
       out +=
-        "<line x1=\"\(fixed(width - right + 15))\" y1=\"\(fixed(legendY))\" x2=\"\(fixed(width - right + 35))\" y2=\"\(fixed(legendY))\" stroke=\"\(line.color)\" stroke-width=\"3\"/>\n"
+        "<line x1=\"\(fixed(width - right + 15))\" y1=\"\(fixed(legendY))\" x2=\"\(fixed(width - right + 35))\" y2=\"\(fixed(legendY))\" stroke=\"\(line.color)\" stroke-width=\"3\"\(dash)/>\n"
       out += "<text x=\"\(fixed(width - right + 40))\" y=\"\(fixed(legendY))\" dominant-baseline=\"middle\">\(escape(line.name))</text>\n"
     }
     out += "</svg>\n"
