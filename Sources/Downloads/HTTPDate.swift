@@ -1,4 +1,4 @@
-// Shared plumbing (not an exercise): HTTP-dates, as `Last-Modified` and `Date` carry them.
+// Given: HTTP-dates, as `Last-Modified` and `Date` carry them. Nothing to write here.
 //
 // RFC 9110 §5.6.7 asks a recipient to accept three formats: IMF-fixdate
 // (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`)

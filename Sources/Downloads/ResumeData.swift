@@ -42,6 +42,7 @@ public struct ResumeData: Sendable, Equatable, Codable {
   /// again within the second the date names. Dates are read with `HTTPDate.parse`, in any of the
   /// three formats; anything else (no date, an unreadable one) is not sent.
   public var ifRangeValidator: String? {
+    // TODO: the ETag when it is strong, else `Last-Modified` when `responseDate` makes it strong.
     nil
   }
 
