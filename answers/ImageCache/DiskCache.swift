@@ -53,7 +53,7 @@ public actor DiskCache {
   /// What a lookup that tolerates expired entries returns.
   public struct Lookup: Sendable, Equatable {
     public let data: Data
-    /// True when the entry is older than the TTL: usable for stale-while-revalidate only.
+    /// True when the entry's age has reached the TTL: usable for stale-while-revalidate only.
     public let isExpired: Bool
   }
 
@@ -208,7 +208,7 @@ public actor DiskCache {
     try? persistIndex()
   }
 
-  /// Removes every entry older than the TTL, then writes the index (like an eviction pass).
+  /// Removes every entry whose age has reached the TTL, then writes the index (like an eviction pass).
   /// O(n). Returns how many were removed.
   @discardableResult
   public func removeExpired() -> Int {
