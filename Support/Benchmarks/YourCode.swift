@@ -53,7 +53,10 @@ enum YourCode {
       case .nanoseconds(let value): String(format: "%.1f", value)
       case .notImplemented: "not implemented yet"
       case .wrong(let why): "wrong results (\(why))"
-      case .tooSlow(let value): String(format: "too slow (over %.0f ns; stopped)", value)
+      case .tooSlow(let value):
+        value >= 1e6
+          ? String(format: "too slow: %.1f ms+", value / 1e6)
+          : String(format: "too slow: %.1f µs+", value / 1e3)
       }
     }
   }
