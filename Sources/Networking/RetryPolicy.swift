@@ -141,6 +141,8 @@ public struct RetryPolicy: Sendable {
   /// years after `now`'s year) and asctime (`"Sun Nov  6 08:49:37 1994"`). Nil for anything else:
   /// empty, a sign or a fraction, an impossible date, trailing text. Seconds too many for an `Int`
   /// are `Int.max` seconds, which `delay(after:…)` caps at `maxRetryAfter`. Never traps.
+  ///
+  /// `HTTPDate.parse(_:now:)` (given, in the Workbook module) reads the three date formats.
   public static func retryAfter(_ value: String, now: Date) -> Duration? {
     // TODO: whole seconds or an HTTP-date measured from `now` (placeholder: nil).
     nil

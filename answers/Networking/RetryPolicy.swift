@@ -154,8 +154,8 @@ public struct RetryPolicy: Sendable {
   /// empty, a sign or a fraction, an impossible date, trailing text. Seconds too many for an `Int`
   /// are `Int.max` seconds, which `delay(after:…)` caps at `maxRetryAfter`. Never traps.
   ///
-  /// Parsed by hand in O(length): no `DateFormatter` is built per call (building one is the
-  /// expensive part), and none is shared either, so there is no formatter state to reason about.
+  /// The seconds are read by hand in O(length); a date goes to `HTTPDate.parse` (given, in the
+  /// Workbook module), which builds no `DateFormatter`.
   public static func retryAfter(_ value: String, now: Date) -> Duration? {
     let text = Array(value.trimmingCharacters(in: .whitespaces).utf8)
     guard !text.isEmpty else { return nil }
@@ -169,7 +169,7 @@ public struct RetryPolicy: Sendable {
       }
       return .seconds(seconds)
     }
-    guard let date = HTTPDate.parse(text, now: now) else { return nil }
+    guard let date = HTTPDate.parse(value, now: now) else { return nil }
     let wait = date.timeIntervalSince(now)
     guard wait > 0 else { return .zero }
     return .milliseconds(Int((min(wait, 1e12) * 1_000).rounded()))
@@ -212,130 +212,6 @@ public struct RetryPolicy: Sendable {
         }
         attempt += 1
       }
-    }
-  }
-}
-
-/// The three HTTP-date formats of RFC 9110 §5.6.7, read byte by byte. Names of days and months are
-/// case-sensitive, as the grammar says; the day of the week is checked to be a name, not to match
-/// the date (the date itself decides the instant).
-enum HTTPDate {
-  static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-  static let shortDays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-  static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-
-  /// The instant `bytes` names, or nil when it is none of the three formats.
-  static func parse(_ bytes: [UInt8], now: Date) -> Date? {
-    imfFixdate(bytes) ?? rfc850(bytes, now: now) ?? asctime(bytes)
-  }
-
-  /// `Sun, 06 Nov 1994 08:49:37 GMT`
-  static func imfFixdate(_ bytes: [UInt8]) -> Date? {
-    var reader = Reader(bytes: bytes)
-    guard reader.name(shortDays) != nil, reader.literal(", "), let day = reader.digits(2), reader.literal(" "),
-      let month = reader.name(months), reader.literal(" "), let year = reader.digits(4), reader.literal(" "),
-      let time = reader.time(), reader.literal(" GMT"), reader.atEnd
-    else { return nil }
-    return date(year: year, month: month + 1, day: day, time: time)
-  }
-
-  /// `Sunday, 06-Nov-94 08:49:37 GMT`
-  static func rfc850(_ bytes: [UInt8], now: Date) -> Date? {
-    var reader = Reader(bytes: bytes)
-    guard reader.name(longDays) != nil, reader.literal(", "), let day = reader.digits(2), reader.literal("-"),
-      let month = reader.name(months), reader.literal("-"), let twoDigits = reader.digits(2), reader.literal(" "),
-      let time = reader.time(), reader.literal(" GMT"), reader.atEnd
-    else { return nil }
-    // RFC 9110 §5.6.7: a year that would be more than 50 years in the future is the most recent
-    // past year with the same last two digits.
-    let thisYear = year(of: now)
-    var year = thisYear - thisYear % 100 + twoDigits
-    if year > thisYear + 50 { year -= 100 }
-    return date(year: year, month: month + 1, day: day, time: time)
-  }
-
-  /// `Sun Nov  6 08:49:37 1994` (a one-digit day is padded with a space)
-  static func asctime(_ bytes: [UInt8]) -> Date? {
-    var reader = Reader(bytes: bytes)
-    guard reader.name(shortDays) != nil, reader.literal(" "), let month = reader.name(months), reader.literal(" ")
-    else { return nil }
-    let day = reader.literal(" ") ? reader.digits(1) : reader.digits(2)
-    guard let day, reader.literal(" "), let time = reader.time(), reader.literal(" "), let year = reader.digits(4), reader.atEnd
-    else { return nil }
-    return date(year: year, month: month + 1, day: day, time: time)
-  }
-
-  /// The date, or nil when the day does not exist in that month or the time is out of range
-  /// (a second of 60 is allowed for a leap second).
-  static func date(year: Int, month: Int, day: Int, time: (hour: Int, minute: Int, second: Int)) -> Date? {
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    guard (1...lengths[month - 1]).contains(day), time.hour < 24, time.minute < 60, time.second <= 60 else { return nil }
-    let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + time.hour * 3_600 + time.minute * 60 + time.second
-    return Date(timeIntervalSince1970: TimeInterval(seconds))
-  }
-
-  /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar: shift the year to start
-  /// in March, so the leap day is the last day of a year, then count whole 400-year eras.
-  static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-    let marchYear = month <= 2 ? year - 1 : year
-    let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
-    let yearOfEra = marchYear - era * 400
-    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
-
-  /// The Gregorian year of `date` in UTC: the inverse of `daysSinceEpoch`, year only.
-  static func year(of date: Date) -> Int {
-    let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) + 719_468
-    let era = (days >= 0 ? days : days - 146_096) / 146_097
-    let dayOfEra = days - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let shiftedMonth = (5 * dayOfYear + 2) / 153
-    return yearOfEra + era * 400 + (shiftedMonth >= 10 ? 1 : 0)
-  }
-
-  /// A cursor over the bytes; every read checks the bounds and moves only when it matches.
-  struct Reader {
-    let bytes: [UInt8]
-    var index = 0
-
-    var atEnd: Bool { index == bytes.count }
-
-    mutating func literal(_ text: String) -> Bool {
-      let expected = Array(text.utf8)
-      guard bytes.count - index >= expected.count, bytes[index..<(index + expected.count)].elementsEqual(expected) else {
-        return false
-      }
-      index += expected.count
-      return true
-    }
-
-    mutating func digits(_ count: Int) -> Int? {
-      guard bytes.count - index >= count else { return nil }
-      var value = 0
-      for byte in bytes[index..<(index + count)] {
-        guard (0x30...0x39).contains(byte) else { return nil }
-        value = value * 10 + Int(byte - 0x30)
-      }
-      index += count
-      return value
-    }
-
-    /// The index in `names` of the name that comes next (no name of a list is a prefix of another).
-    mutating func name(_ names: [String]) -> Int? {
-      for (position, name) in names.enumerated() where literal(name) {
-        return position
-      }
-      return nil
-    }
-
-    /// `HH:MM:SS`
-    mutating func time() -> (hour: Int, minute: Int, second: Int)? {
-      guard let hour = digits(2), literal(":"), let minute = digits(2), literal(":"), let second = digits(2) else { return nil }
-      return (hour, minute, second)
     }
   }
 }

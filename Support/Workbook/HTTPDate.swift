@@ -1,19 +1,21 @@
-// Given: HTTP-dates, as `Last-Modified` and `Date` carry them. Nothing to write here.
-//
-// RFC 9110 §5.6.7 asks a recipient to accept three formats: IMF-fixdate
-// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`)
-// and asctime (`Sun Nov  6 08:49:37 1994`). They are read here byte by byte, with no
-// `DateFormatter`.
 import Foundation
 
-enum HTTPDate {
+/// HTTP-dates, as `Retry-After`, `Last-Modified` and `Date` carry them: given code, shared by
+/// chapter 3 (`RetryPolicy.retryAfter`) and chapter 5 (`ResumeData.ifRangeValidator`).
+///
+/// RFC 9110 §5.6.7 asks a recipient to accept three formats: IMF-fixdate
+/// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`)
+/// and asctime (`Sun Nov  6 08:49:37 1994`). They are read here byte by byte, in O(length), with
+/// no `DateFormatter`: building one per call is the expensive part, and none is shared, so there
+/// is no formatter state to reason about.
+public enum HTTPDate {
   static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
   static let shortDays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
   static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
   /// The instant `text` names, or nil when it is none of the three formats. An RFC 850 date's
   /// two-digit year is the latest one not more than 50 years after `now`'s year (RFC 9110 §5.6.7).
-  static func parse(_ text: String, now: Date = Date()) -> Date? {
+  public static func parse(_ text: String, now: Date = Date()) -> Date? {
     let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
     return imfFixdate(bytes) ?? rfc850(bytes, now: now) ?? asctime(bytes)
   }
