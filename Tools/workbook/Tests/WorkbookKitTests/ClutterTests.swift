@@ -14,24 +14,6 @@ struct ClutterTests {
     ".swiftpm/xcode/package.xcworkspace/contents.xcworkspacedata",
   ]
 
-  func git(_ arguments: [String], in root: String) throws {
-    let result = try runCommand(
-      ["git", "-c", "user.name=w", "-c", "user.email=w@example.invalid"] + arguments, timeout: 60, in: root)
-    try #require(result.succeeded, "git \(arguments.joined(separator: " ")): \(result.output)")
-  }
-
-  /// A learner's clone of a scratch workbook. Both folders are removed when the value goes: keep
-  /// it for the length of the test.
-  func clone() throws -> (upstream: ScratchWorkbook, learner: ScratchWorkbook, root: String) {
-    let upstream = try ScratchWorkbook()
-    try git(["init", "-q"], in: upstream.root)
-    try git(["add", "-A"], in: upstream.root)
-    try git(["commit", "-qm", "upstream"], in: upstream.root)
-    let learner = try ScratchWorkbook(chapter7: false)
-    try git(["clone", "-q", upstream.root, learner.root + "/clone"], in: upstream.root)
-    return (upstream, learner, learner.root + "/clone")
-  }
-
   func writeClutter(in folder: String) throws {
     for file in Self.clutter {
       let url = URL(fileURLWithPath: "\(folder)/\(file)")
@@ -84,7 +66,7 @@ struct ClutterTests {
 
   @Test("make reset-N: a chapter with nothing but clutter beside the starter has nothing to save")
   func reset() throws {
-    let scratch = try clone()
+    let scratch = try ScratchWorkbook.learnerClone()
     defer { withExtendedLifetime(scratch) {} }
     let root = scratch.root
     try writeClutter(in: "\(root)/Sources/Counters")
@@ -105,7 +87,7 @@ struct ClutterTests {
 
   @Test("a file of the learner's that git ignores is still theirs to save")
   func ignoredButNotClutter() throws {
-    let scratch = try clone()
+    let scratch = try ScratchWorkbook.learnerClone()
     defer { withExtendedLifetime(scratch) {} }
     let root = scratch.root
     try "*.notes\n".write(toFile: "\(root)/.gitignore", atomically: true, encoding: .utf8)
@@ -117,7 +99,7 @@ struct ClutterTests {
 
   @Test("not started: clutter beside an exercise's files does not start it")
   func notStarted() throws {
-    let scratch = try clone()
+    let scratch = try ScratchWorkbook.learnerClone()
     defer { withExtendedLifetime(scratch) {} }
     let root = scratch.root
     try writeClutter(in: "\(root)/Sources/Counters")

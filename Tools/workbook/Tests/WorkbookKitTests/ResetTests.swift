@@ -7,21 +7,10 @@ import Testing
 /// without git history nothing is touched.
 @Suite("Reset")
 struct ResetTests {
-  func git(_ arguments: [String], in root: String) throws {
-    let result = try runCommand(
-      ["git", "-c", "user.name=w", "-c", "user.email=w@example.invalid"] + arguments, timeout: 60, in: root)
-    try #require(result.succeeded, "git \(arguments.joined(separator: " ")): \(result.output)")
-  }
-
   @Test("after the learner committed their own work, the upstream starter comes back and their files are saved")
   func restoresFromUpstream() throws {
-    let upstream = try ScratchWorkbook()
-    try git(["init", "-q"], in: upstream.root)
-    try git(["add", "-A"], in: upstream.root)
-    try git(["commit", "-qm", "upstream"], in: upstream.root)
-    let learner = try ScratchWorkbook(chapter7: false)
-    try git(["clone", "-q", upstream.root, learner.root + "/clone"], in: upstream.root)
-    let root = learner.root + "/clone"
+    let scratch = try ScratchWorkbook.learnerClone()
+    let root = scratch.root
     let starter = try String(contentsOfFile: "\(root)/Sources/Counters/Counter.swift", encoding: .utf8)
 
     try "my own work\n".write(toFile: "\(root)/Sources/Counters/Counter.swift", atomically: true, encoding: .utf8)
