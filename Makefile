@@ -179,10 +179,10 @@ bench: ## release-build benchmarks behind the chapters' performance claims
 # Each chapter builds in folders of its own: a module left in the folder by another chapter's
 # build would make the bench compile code for it that is then not linked.
 BENCH_SCRATCH ?= .build
-bench-%: requirements ## your chapter N timed next to the reference answer and the platform (N = 4, 5)
+bench-%: requirements ## your chapter N timed next to the reference answer and the platform (N = 1, 4, 5)
 ##      ANSWERS=1           time the reference answer against itself (what the ratios look like)
 ##      QUICK=1             smaller sizes and fewer rounds
-	@case "$*" in 4|5) ;; *) echo "make bench-$*: only chapters 4 and 5 time your code so far; make bench times every chapter's answers" >&2; exit 2 ;; esac
+	@case "$*" in 1|4|5) ;; *) echo "make bench-$*: only chapters 1, 4 and 5 time your code so far; make bench times every chapter's answers" >&2; exit 2 ;; esac
 	@echo "== building the bench from your Sources/ and from answers/ (release; the first time takes minutes)"
 	@WORKBOOK_CHAPTERS=$* WORKBOOK_TOOLS=1 $(if $(filter 1 yes true,$(ANSWERS)),WORKBOOK_ANSWERS=$*) $(SWIFT) build -c release \
 	  --scratch-path $(BENCH_SCRATCH)/bench-$*-yours --product workbook-bench 2>&1 | grep -Ev '^\[|^Building|^Build complete|^Compiling|^Write'; \

@@ -32,6 +32,9 @@
 
     static let keys = 1_024
     static let operationsPerWorker = 200_000
+    /// The two mixes, by the share of reads, and the numbers of workers each runs with.
+    static let mixes = [("read-heavy (90% reads)", 90), ("write-heavy (10% reads)", 10)]
+    static let workerCounts = [1, 2]
 
     /// Whether operation `index` of a mix is a read: `readPercent` of them are.
     static func isRead(_ index: Int, readPercent: Int) -> Bool {
@@ -60,9 +63,33 @@
         }, operations: operationsPerWorker * workers)
     }
 
+    /// The same mix through an actor store: each worker is a task, and every call awaits a turn.
+    static func measureActor(
+      _ label: String, _ bench: Bench, workers: Int, readPercent: Int, store: DataStore<Int, Int>
+    ) async -> Row {
+      Row(
+        label: label,
+        time: await bench.median {
+          await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<workers {
+              group.addTask {
+                for index in 0..<operationsPerWorker {
+                  let key = (index &+ worker) % keys
+                  if isRead(index, readPercent: readPercent) {
+                    blackHole(await store.get(key))
+                  } else {
+                    await store.set(index, for: key)
+                  }
+                }
+              }
+            }
+          }
+        }, operations: operationsPerWorker * workers)
+    }
+
     static func run(_ bench: Bench) async {
-      for (mix, readPercent) in [("read-heavy (90% reads)", 90), ("write-heavy (10% reads)", 10)] {
-        for workers in [1, 2] {
+      for (mix, readPercent) in mixes {
+        for workers in workerCounts {
           let total = operationsPerWorker * workers
           let nsLock = NSLockStore<Int, Int>()
           let baseline = measure(
@@ -78,25 +105,8 @@
             get: { queueStore.get($0) }, set: { queueStore.set($0, for: $1) },
             finish: { blackHole(queueStore.snapshot()) })  // waits for the queued barrier writes
 
-          let actorStore = DataStore<Int, Int>()
-          let actorRow = Row(
-            label: "actor (DataStore)",
-            time: await bench.median {
-              await withTaskGroup(of: Void.self) { group in
-                for worker in 0..<workers {
-                  group.addTask {
-                    for index in 0..<operationsPerWorker {
-                      let key = (index &+ worker) % keys
-                      if isRead(index, readPercent: readPercent) {
-                        blackHole(await actorStore.get(key))
-                      } else {
-                        await actorStore.set(index, for: key)
-                      }
-                    }
-                  }
-                }
-              }
-            }, operations: total)
+          let actorRow = await measureActor(
+            "actor (DataStore)", bench, workers: workers, readPercent: readPercent, store: DataStore<Int, Int>())
 
           printTable(
             "Chapter 1 — stores, \(mix), \(workers) worker\(workers == 1 ? "" : "s"), \(total) operations",

@@ -81,11 +81,14 @@ enum YourCode {
   }
 
   /// The chapters with a `make bench-N`.
-  static let chapters = [4, 5]
+  static let chapters = [1, 4, 5]
 
   /// `--emit N`: one round of chapter N's measurements, as lines.
   static func emitRound(chapter: Int, quick: Bool, platform: Bool) async {
     switch chapter {
+    #if canImport(DataStore)
+      case 1: await DataStoreBench.emitLearnerRound(withNSLock: platform)
+    #endif
     #if canImport(ImageCache)
       case 4: ImageCacheBench.emitLearnerRound(quick: quick, withNSCache: platform)
     #endif
@@ -165,6 +168,9 @@ enum YourCode {
     for failure in Set(mine.failures).sorted() { print("  your code: \(failure)") }
     for failure in Set(answer.failures).sorted() { print("  the answer: \(failure)") }
     switch chapter {
+    #if canImport(DataStore)
+      case 1: DataStoreBench.printComparison(yours: mine, answer: answer)
+    #endif
     #if canImport(ImageCache)
       case 4: ImageCacheBench.printComparison(yours: mine, answer: answer)
     #endif
@@ -188,7 +194,7 @@ enum YourCode {
   /// A table of yours, the answer's and the platform's figures, then one verdict per operation.
   static func printComparison(
     yours: Collected, answer: Collected, rows: [Comparison], platformName: String, note: String,
-    exercise: (String) -> Int, chapter: Int
+    exercise: (String) -> Int, chapter: Int, spreadOver: String = "sizes"
   ) {
     func ratio(_ a: Outcome?, _ b: Outcome?) -> String {
       guard let a = a?.value, let b = b?.value else { return "—" }
@@ -229,7 +235,8 @@ enum YourCode {
       let mean = exp(values.map(log).reduce(0, +) / Double(values.count))
       let spread =
         values.count > 1
-        ? String(format: " (geometric mean of %d sizes; %.2f× to %.2f×)", values.count, values.min()!, values.max()!) : ""
+        ? String(
+          format: " (geometric mean of %d %@; %.2f× to %.2f×)", values.count, spreadOver, values.min()!, values.max()!) : ""
       print(String(format: "  your %@ is %.2f× the answer's", operation, mean) + spread)
     }
     print("  Ratios under about 1.2× either way are noise on a shared machine; run it again before you trust one.")
