@@ -153,7 +153,8 @@ fingerprints: $(WORKBOOK) ## after editing a starter: rewrite Chapters/*/starter
 
 mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by a test
 ##      CHAPTER=N           one chapter's mutants
-	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER)
+##      MUTANTS=40,41       only these (the number each file name starts with)
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER) $(if $(MUTANTS),--only $(MUTANTS))
 
 sanitize: requirements ## the answers' tests under the thread sanitizer (suppressions on Linux only)
 	@$(RAISE_FILE_LIMIT) set -x; TSAN_OPTIONS="$(TSAN_SUPPRESSIONS)halt_on_error=0" \

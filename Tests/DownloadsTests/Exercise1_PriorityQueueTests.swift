@@ -191,90 +191,31 @@ struct Exercise1_PriorityQueueTests {
 
 extension Exercise1_PriorityQueueTests {
   /// The chapter promises O(1) amortized operations: the cost of each must not grow with the
-  /// number of waiting elements. The test times them on a queue of 100 elements, then of 1,000
-  /// and 10,000, and fails as soon as one costs more than `allowedGrowth` times what it cost at
-  /// 100. Three lines and a dictionary stay within 3×; a queue that scans its elements for the
-  /// best one, or searches a line to take one out, grows with them, 70–170× from 100 to
-  /// 10,000. The threshold sits between the two on a log scale. (At 100,000 elements the queue's
-  /// memory no longer fits the processor's caches, and a busy machine then slows the right answer
-  /// by 20× or more as well, so the test stops at 10,000.) Each figure is the fastest of
-  /// up to seven rounds, so a moment of a busy machine does not count, and a round stops once it
-  /// has cost more than the threshold allows, so a wrong answer fails about as fast as a right
-  /// one passes. A size fails only when it grew in three attempts, each against its own fresh
-  /// measurement at 100.
+  /// number of waiting elements. `GrowthCheck` times them on a queue of 100 elements, then of
+  /// 1,000 and 10,000, and fails as soon as one costs more than 20× what it cost at 100. Three
+  /// lines and a dictionary stay within 3×; a queue that scans its elements for the best one, or
+  /// searches a line to take one out, grows 70–170× from 100 to 10,000. (At 100,000 elements the
+  /// queue's memory no longer fits the processor's caches, and a busy machine then slows the
+  /// right answer by 20× or more as well, so the test stops at 10,000.)
   @Test("enqueue, dequeue, remove and changePriority take constant time: their cost does not grow with the queue")
-  func operationsTakeConstantTime() {
-    let allowedGrowth = 20.0
-    guard let baseline = QueueTiming.measure(elements: 100) else {
-      Issue.record("100 enqueues should leave 100 elements to time")
-      return
-    }
-    var report = ["100 elements: \(baseline)"]
-    for elements in [1_000, 10_000] {
-      // A busy machine can slow one measurement down for a while: a size fails only if it grew
-      // in each of three attempts, each against a fresh measurement at 100 taken just before it.
-      var attempt = (baseline: baseline, timing: baseline)
-      for retry in 0..<3 {
-        if retry > 0, let fresh = QueueTiming.measure(elements: 100) { attempt.baseline = fresh }
-        guard let timing = QueueTiming.measure(elements: elements, ceiling: attempt.baseline.scaled(by: allowedGrowth)) else {
-          Issue.record("\(elements) enqueues should leave \(elements) elements to time")
-          return
-        }
-        attempt.timing = timing
-        if timing.growth(over: attempt.baseline).allSatisfy({ $0.factor <= allowedGrowth }) { break }
-      }
-      let (baseline, timing) = attempt
-      report.append("\(elements) elements: \(timing) (against \(baseline) at 100)")
-      let grown = timing.growth(over: baseline).filter { $0.factor > allowedGrowth }
-      guard grown.isEmpty else {
-        let which = grown.map { "\($0.operation) costs \(String(format: "%.0f", $0.factor))× or more what it cost at 100 elements" }
-        Issue.record(
-          """
-          With \(elements) elements waiting, \(which.joined(separator: "; ")). An O(1) amortized operation \
-          stays within \(Int(allowedGrowth))×: compare only the fronts of the three lines, find an element \
-          by its ticket in a dictionary, and leave a removed element's slot for dequeue to skip; never \
-          scan every element or search a line. Fastest round of each:
-          \(report.joined(separator: "\n"))
-          """)
-        return
-      }
+  func operationsTakeConstantTime() async {
+    let verdict = await GrowthCheck(sizes: [1_000, 10_000], unit: "elements").run(Self.queueWorkload)
+    if let failure = verdict.message(
+      advice: """
+        An O(1) amortized operation compares only the fronts of the three lines, finds an element \
+        by its ticket in a dictionary, and leaves a removed element's slot for dequeue to skip; it \
+        never scans every element or searches a line.
+        """)
+    {
+      Issue.record("\(failure)")
     }
   }
-}
 
-/// Times the queue's operations on a queue holding a given number of elements.
-struct QueueTiming: CustomStringConvertible {
-  /// A dequeue followed by an enqueue, so the queue keeps its size.
-  var dequeue: Double
-  /// A remove of a waiting element (put back untimed).
-  var remove: Double
-  /// A change of a waiting element's priority.
-  var change: Double
-
-  var description: String {
-    String(format: "dequeue + enqueue %.0f ns, remove %.0f ns, changePriority %.0f ns", dequeue, remove, change)
-  }
-
-  func scaled(by factor: Double) -> QueueTiming {
-    QueueTiming(dequeue: dequeue * factor, remove: remove * factor, change: change * factor)
-  }
-
-  func fits(under ceiling: QueueTiming) -> Bool {
-    dequeue <= ceiling.dequeue && remove <= ceiling.remove && change <= ceiling.change
-  }
-
-  func growth(over baseline: QueueTiming) -> [(operation: String, factor: Double)] {
-    [
-      ("a dequeue and an enqueue", dequeue / baseline.dequeue), ("remove", remove / baseline.remove),
-      ("changePriority", change / baseline.change),
-    ]
-  }
-
-  /// Nanoseconds per call, the fastest of up to `rounds` rounds of `operations` calls of each
-  /// kind, on elements picked at random. With a `ceiling`, the rounds end once every kind has had
-  /// a round under it, and a round stops as soon as it has cost more than the ceiling allows its
-  /// calls. nil when the queue does not count the elements it was given.
-  static func measure(elements: Int, ceiling: QueueTiming? = nil, rounds: Int = 7, operations: Int = 200) -> QueueTiming? {
+  /// A queue of `elements` waiting elements at random priorities, and a round of 200 calls of
+  /// each kind on elements picked at random: a dequeue followed by an enqueue (so the queue keeps
+  /// its size), a remove of a waiting element (replaced untimed), and a priority change.
+  static func queueWorkload(elements: Int) -> GrowthCheck.Workload {
+    let operations = 200
     var random = SeededRandom(seed: UInt64(elements))
     func level() -> DownloadPriority { DownloadPriority(rawValue: Int(random.next() % 3))! }
     var queue = PriorityQueue<Int, ManualClock>(clock: ManualClock(), agingBound: .seconds(30))
@@ -303,38 +244,19 @@ struct QueueTiming: CustomStringConvertible {
       let element = fresh()
       track(element, queue.enqueue(element, priority: level()))
     }
-    guard queue.count == elements else { return nil }
-    let clock = ContinuousClock()
-    func nanoseconds(_ elapsed: Duration) -> Double {
-      let (seconds, attoseconds) = elapsed.components
-      return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-    }
-    func time(_ count: Int, ceiling: Double?, _ call: (Int) -> Void) -> Double {
-      let budget = ceiling.map { $0 * Double(count) } ?? .infinity
-      let start = clock.now
-      var calls = 0
-      for index in 0..<count {
-        call(index)
-        calls += 1
-        if calls % 8 == 0, nanoseconds(start.duration(to: clock.now)) > budget { break }
-      }
-      return nanoseconds(start.duration(to: clock.now)) / Double(max(calls, 1))
-    }
-    var best = QueueTiming(dequeue: .infinity, remove: .infinity, change: .infinity)
-    for _ in 0..<rounds {
+    guard queue.count == elements else { return .broken("\(elements) enqueues should leave \(elements) elements to time") }
+    return .ready { timer in
       // A dequeue, then an enqueue: the bookkeeping of who left and who came is untimed.
       let arrivals = (0..<operations).map { _ in (element: fresh(), level: level()) }
       var left: [Int] = []
       var arrived: [(element: Int, ticket: QueueTicket)] = []
       left.reserveCapacity(operations)
       arrived.reserveCapacity(operations)
-      best.dequeue = min(
-        best.dequeue,
-        time(operations, ceiling: ceiling?.dequeue) { index in
-          if let element = queue.dequeue() { left.append(element) }
-          let arrival = arrivals[index]
-          arrived.append((arrival.element, queue.enqueue(arrival.element, priority: arrival.level)))
-        })
+      await timer.time("a dequeue and an enqueue", calls: operations) { index in
+        if let element = queue.dequeue() { left.append(element) }
+        let arrival = arrivals[index]
+        arrived.append((arrival.element, queue.enqueue(arrival.element, priority: arrival.level)))
+      }
       for element in left { forget(element) }
       for (element, ticket) in arrived { track(element, ticket) }
 
@@ -342,11 +264,9 @@ struct QueueTiming: CustomStringConvertible {
       let removals = (0..<operations).map { _ in pick() }
       var removed: [Int] = []
       removed.reserveCapacity(operations)
-      best.remove = min(
-        best.remove,
-        time(operations, ceiling: ceiling?.remove) { index in
-          if let element = queue.remove(removals[index].ticket) { removed.append(element) }
-        })
+      await timer.time("remove", calls: operations) { index in
+        if let element = queue.remove(removals[index].ticket) { removed.append(element) }
+      }
       for element in removed {
         forget(element)
         let replacement = fresh()
@@ -354,13 +274,9 @@ struct QueueTiming: CustomStringConvertible {
       }
 
       let changes = (0..<operations).map { _ in (ticket: pick().ticket, level: level()) }
-      best.change = min(
-        best.change,
-        time(operations, ceiling: ceiling?.change) { index in
-          _ = queue.changePriority(of: changes[index].ticket, to: changes[index].level)
-        })
-      if let ceiling, best.fits(under: ceiling) { break }
+      await timer.time("changePriority", calls: operations) { index in
+        _ = queue.changePriority(of: changes[index].ticket, to: changes[index].level)
+      }
     }
-    return best
   }
 }

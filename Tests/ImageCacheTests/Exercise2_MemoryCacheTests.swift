@@ -276,87 +276,33 @@ struct Exercise2_MemoryCacheTests {
 
 extension Exercise2_MemoryCacheTests {
   /// The chapter promises get, set and remove in O(1): their cost must not grow with the number of
-  /// entries. The test times each operation on a cache of 100 entries, then on caches of 1,000,
-  /// 10,000 and 100,000, and fails as soon as one costs more than `allowedGrowth` times what it
-  /// cost at 100. A dictionary and a linked list stay within 2× (a bigger table misses the
-  /// processor's caches more often); a cache that walks its list, or searches an array, on every
-  /// call grows with the entries, 60–85× from 100 to 10,000. The threshold sits between the
-  /// two on a log scale. Each figure is the fastest of up to seven rounds, so a moment of a busy
-  /// machine does not count, and a round stops once it has cost more than the threshold allows,
-  /// so a wrong answer fails about as fast as a right one passes. A size fails only when it grew
-  /// in three attempts, each against its own fresh measurement at 100.
+  /// entries. `GrowthCheck` times each on a cache of 100 entries, then of 1,000, 10,000 and
+  /// 100,000, and fails as soon as one costs more than 20× what it cost at 100. A dictionary and a
+  /// linked list stay within 2–3×; a cache that walks its list, or searches an array, on every
+  /// call grows 60–85× from 100 to 10,000 alone.
   @Test("get, set and remove take constant time: their cost does not grow with the entries")
-  func operationsTakeConstantTime() {
-    let allowedGrowth = 20.0
-    guard let baseline = LRUTiming.measure(entries: 100) else {
-      Issue.record("100 sets of new keys into a cache with a count limit of 100 should leave 100 entries to time")
-      return
-    }
-    var report = ["100 entries: \(baseline)"]
-    for entries in [1_000, 10_000, 100_000] {
-      // A busy machine can slow one measurement down for a while: a size fails only if it grew
-      // in each of three attempts, each against a fresh measurement at 100 taken just before it.
-      var attempt = (baseline: baseline, timing: baseline)
-      for retry in 0..<3 {
-        if retry > 0, let fresh = LRUTiming.measure(entries: 100) { attempt.baseline = fresh }
-        guard let timing = LRUTiming.measure(entries: entries, ceiling: attempt.baseline.scaled(by: allowedGrowth)) else {
-          Issue.record("\(entries) sets of new keys into a cache with a count limit of \(entries) should leave \(entries) entries")
-          return
-        }
-        attempt.timing = timing
-        if timing.growth(over: attempt.baseline).allSatisfy({ $0.factor <= allowedGrowth }) { break }
-      }
-      let (baseline, timing) = attempt
-      report.append("\(entries) entries: \(timing) (against \(baseline) at 100)")
-      let grown = timing.growth(over: baseline).filter { $0.factor > allowedGrowth }
-      guard grown.isEmpty else {
-        let which = grown.map { "\($0.operation) costs \(String(format: "%.0f", $0.factor))× or more what it cost at 100 entries" }
-        Issue.record(
-          """
-          At \(entries) entries, \(which.joined(separator: "; ")). An O(1) operation stays within \
-          \(Int(allowedGrowth))×: look the key up in the dictionary and relink its node; never walk the list \
-          or search an array to find an entry, its neighbour or the tail. Fastest round of each:
-          \(report.joined(separator: "\n"))
-          """)
-        return
-      }
+  func operationsTakeConstantTime() async {
+    let verdict = await GrowthCheck(sizes: [1_000, 10_000, 100_000], unit: "entries").run(Self.lruWorkload)
+    if let failure = verdict.message(
+      advice: """
+        An O(1) operation looks the key up in the dictionary and relinks its node; it never walks \
+        the list or searches an array to find an entry, its neighbour or the tail.
+        """)
+    {
+      Issue.record("\(failure)")
     }
   }
-}
 
-/// Times get, set and remove on a full `MemoryCache<Int, Int>` of a given number of entries.
-struct LRUTiming: CustomStringConvertible {
-  var get: Double
-  var set: Double
-  var remove: Double
-
-  var description: String {
-    String(format: "get %.0f ns, set %.0f ns, remove %.0f ns", get, set, remove)
-  }
-
-  func scaled(by factor: Double) -> LRUTiming {
-    LRUTiming(get: get * factor, set: set * factor, remove: remove * factor)
-  }
-
-  func fits(under ceiling: LRUTiming) -> Bool {
-    get <= ceiling.get && set <= ceiling.set && remove <= ceiling.remove
-  }
-
-  func growth(over baseline: LRUTiming) -> [(operation: String, factor: Double)] {
-    [("get", get / baseline.get), ("an evicting set", set / baseline.set), ("remove", remove / baseline.remove)]
-  }
-
-  /// Nanoseconds per call, the fastest of up to `rounds` rounds, each timing `operations` calls
-  /// of each kind: gets of stored keys (hits, each moved to the front), removes of stored keys
-  /// (put back untimed), and sets of new keys into the full cache (each evicts the least recently
-  /// used entry). With a `ceiling` (nanoseconds per call), the rounds end once every kind has had
-  /// a round under it, and a round of one kind stops as soon as it has cost more than the ceiling
-  /// allows its calls: it has failed, and finishing it would only take longer.
-  /// nil when the cache does not hold the entries it was given.
-  static func measure(entries: Int, ceiling: LRUTiming? = nil, rounds: Int = 7, operations: Int = 200) -> LRUTiming? {
+  /// A full `MemoryCache<Int, Int>` of `entries` entries and a round of 200 calls of each kind:
+  /// gets of stored keys (hits, each moved to the front), removes of stored keys (put back
+  /// untimed), and sets of new keys into the full cache (each evicts the least recently used entry).
+  static func lruWorkload(entries: Int) -> GrowthCheck.Workload {
+    let operations = 200
     let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: .max, countLimit: entries, maximumEntryFraction: 1)) { _ in 1 }
     for key in 0..<entries { cache.setValue(key, forKey: key) }
-    guard cache.count == entries else { return nil }
+    guard cache.count == entries else {
+      return .broken("\(entries) sets of new keys into a cache with a count limit of \(entries) should leave \(entries) entries")
+    }
     var nextKey = entries
     var random = SeededRandom(seed: UInt64(entries))
     // Stored keys picked at random (checked with `contains`, untimed), each at most once a batch.
@@ -370,36 +316,17 @@ struct LRUTiming: CustomStringConvertible {
       }
       return keys.shuffled(using: &random)
     }
-    let clock = ContinuousClock()
-    func nanoseconds(_ elapsed: Duration) -> Double {
-      let (seconds, attoseconds) = elapsed.components
-      return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-    }
-    func time(_ keys: [Int], ceiling: Double?, _ call: (Int) -> Void) -> Double {
-      let budget = ceiling.map { $0 * Double(keys.count) } ?? .infinity
-      let start = clock.now
-      var calls = 0
-      for key in keys {
-        call(key)
-        calls += 1
-        if calls % 8 == 0, nanoseconds(start.duration(to: clock.now)) > budget { break }
-      }
-      return nanoseconds(start.duration(to: clock.now)) / Double(max(calls, 1))
-    }
-    var best = LRUTiming(get: .infinity, set: .infinity, remove: .infinity)
-    for _ in 0..<rounds {
+    return .ready { timer in
       let reads = storedKeys()
-      best.get = min(best.get, time(reads, ceiling: ceiling?.get) { _ = cache.value(forKey: $0) })
+      await timer.time("get", calls: reads.count) { _ = cache.value(forKey: reads[$0]) }
 
       let removals = storedKeys()
-      best.remove = min(best.remove, time(removals, ceiling: ceiling?.remove) { _ = cache.removeValue(forKey: $0) })
+      await timer.time("remove", calls: removals.count) { _ = cache.removeValue(forKey: removals[$0]) }
       for key in removals { cache.setValue(key, forKey: key) }
 
       let fresh = Array(nextKey..<(nextKey + operations))
       nextKey += operations
-      best.set = min(best.set, time(fresh, ceiling: ceiling?.set) { cache.setValue($0, forKey: $0) })
-      if let ceiling, best.fits(under: ceiling) { break }
+      await timer.time("an evicting set", calls: fresh.count) { cache.setValue(fresh[$0], forKey: fresh[$0]) }
     }
-    return best
   }
 }

@@ -92,13 +92,14 @@ struct Arguments {
     return number
   }
 
-  /// An option's value as a list of chapter numbers, such as `--reference 3,4`.
-  func numberList(_ option: String) throws -> Set<Int> {
+  /// An option's value as a list of chapter numbers, such as `--reference 3,4` (or of other
+  /// numbers, named by `what`).
+  func numberList(_ option: String, of what: String = "chapter numbers") throws -> Set<Int> {
     guard let text = options[option] else { return [] }
     var numbers: Set<Int> = []
     for part in text.split(separator: ",", omittingEmptySubsequences: false) {
       guard let number = Int(part.trimmingCharacters(in: .whitespaces)), number > 0 else {
-        throw UsageError("\(option) takes chapter numbers separated by commas, such as 3,4; not \(text)")
+        throw UsageError("\(option) takes \(what) separated by commas, such as 3,4; not \(text)")
       }
       numbers.insert(number)
     }

@@ -121,6 +121,11 @@ func mutantFiles(_ chapter: Chapter, root: String = ".") -> [String] {
     .filter { $0.hasSuffix(".mutant") }.sorted().map { "\(chapter.mutantsPath)/\($0)" }
 }
 
+/// The number a mutant's file name starts with: 40 for `…/40-lru-get-walks-the-list.mutant`.
+func mutantNumber(_ file: String) -> Int? {
+  Int((file.split(separator: "/").last ?? "").prefix { $0.isNumber })
+}
+
 /// Parses every mutant of `chapter` and applies it to a scratch copy of its answer, without
 /// building: what is wrong with each one that does not apply (nothing when all do).
 func mutantProblems(_ chapter: Chapter, root: String = ".") -> (count: Int, problems: [String]) {

@@ -48,6 +48,9 @@ struct ArgumentsTests {
     #expect(try MutantsCommand(["1", "3", "--check"]).chapters == [1, 3])
     #expect(try MutantsCommand([]).chapters.isEmpty)
     #expect(try MutantsCommand(["--check"]).checkOnly)
+    #expect(try MutantsCommand(["4", "--only", "40,42"]).only == [40, 42])
+    #expect(throws: UsageError.self, "--only takes mutant numbers") { try MutantsCommand(["4", "--only", "lru"]) }
+    #expect(mutantNumber("Chapters/04-image-cache/mutants/40-lru-get-walks-the-list.mutant") == 40)
     #expect(try CheckStarterCommand(["2", "4"]).chapters == [2, 4])
     #expect(throws: UsageError.self, "edit sites are always checked: the switch is gone") { try CheckCommand(["--edit-sites"]) }
     #expect(try HintCommand(["3", "--reference", "1"]).reference == [1])

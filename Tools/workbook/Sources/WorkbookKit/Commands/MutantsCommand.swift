@@ -3,22 +3,27 @@ import Foundation
 /// `make mutants`: each mutant of the answers must compile and fail at least one test.
 struct MutantsCommand: Command {
   static let name = "mutants"
-  static let arguments = "[N…] [--check]"
+  static let arguments = "[N…] [--only M,…] [--check]"
   static let summary = "every mutant of the answers is killed (--check: only parse and apply them)"
 
   let chapters: [Int]
   let checkOnly: Bool
+  /// Mutant numbers (the `NN` of `NN-name.mutant`) to run instead of all: a maintainer's quick
+  /// loop after adding one. Empty: all of them.
+  let only: Set<Int>
 
   init(_ arguments: [String]) throws {
-    let parsed = try Arguments(arguments, flags: ["--check"], positionals: 0...Int.max)
+    let parsed = try Arguments(
+      arguments, flags: ["--check"], options: ["--only": "mutant numbers, such as 40,41"], positionals: 0...Int.max)
     chapters = try parsed.chapters()
     checkOnly = parsed.has("--check")
+    only = try parsed.numberList("--only", of: "mutant numbers")
   }
 
   func run() throws -> Bool {
     let catalog = try Catalog.load()
     let wanted = chapters.isEmpty ? catalog.chapters : try chapters.map { try catalog.chapter($0) }
-    return checkOnly ? Self.check(wanted) : try Self.run(wanted)
+    return checkOnly ? Self.check(wanted) : try Self.run(wanted, only: only)
   }
 
   /// Parses every mutant and applies it to a scratch copy of its answer, without building:
@@ -39,12 +44,12 @@ struct MutantsCommand: Command {
     return true
   }
 
-  static func run(_ chapters: [Chapter]) throws -> Bool {
+  static func run(_ chapters: [Chapter], only: Set<Int> = []) throws -> Bool {
     var survivors: [String] = []
     var total = 0
     let manager = FileManager.default
     for chapter in chapters {
-      let files = mutantFiles(chapter)
+      let files = mutantFiles(chapter).filter { only.isEmpty || only.contains(mutantNumber($0) ?? 0) }
       guard !files.isEmpty else { continue }
       print(Style.bold("Chapter \(chapter.number) — \(files.count) mutants of \(chapter.answerPath)"))
       for file in files {
@@ -74,6 +79,11 @@ struct MutantsCommand: Command {
         }
       }
       try? manager.removeItem(atPath: ".mutant/\(chapter.module)")
+    }
+    if total == 0, !only.isEmpty {
+      let numbers = only.sorted().map(String.init).joined(separator: ",")
+      print(Style.red("\(Style.fail) no mutant numbered \(numbers) in the chapters asked for (see Chapters/*/mutants)"))
+      return false
     }
     if survivors.isEmpty {
       print(Style.green("\nAll \(total) mutants killed."))
