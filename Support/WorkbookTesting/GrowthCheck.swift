@@ -64,7 +64,9 @@ public struct GrowthCheck: Sendable {
   /// Measures the baseline, then each size in order, and stops at the first that grew.
   public func run(_ prepare: (Int) async -> Workload) async -> GrowthVerdict {
     var report: [String] = []
-    func failed(_ text: String) -> GrowthVerdict { GrowthVerdict(report: report, failure: text, allowedGrowth: allowedGrowth) }
+    func failed(_ text: String, grew: Bool = false) -> GrowthVerdict {
+      GrowthVerdict(report: report, failure: text, grew: grew, allowedGrowth: allowedGrowth)
+    }
     var baseline: OperationCosts
     switch await measure(baselineSize, ceiling: nil, prepare) {
     case .failure(let why): return failed(why.text)
@@ -87,10 +89,10 @@ public struct GrowthCheck: Sendable {
       let grown = costs.growth(over: baseline).filter { $0.factor > allowedGrowth }
       if !grown.isEmpty {
         let which = grown.map { "\($0.operation) costs \(whole($0.factor))× or more what it cost at \(baselineSize) \(unit)" }
-        return failed("At \(size) \(unit), \(which.joined(separator: "; ")); a flat cost stays within \(whole(allowedGrowth))×.")
+        return failed("At \(size) \(unit), \(which.joined(separator: "; ")); a flat cost stays within \(whole(allowedGrowth))×.", grew: true)
       }
     }
-    return GrowthVerdict(report: report, failure: nil, allowedGrowth: allowedGrowth)
+    return GrowthVerdict(report: report, failure: nil, grew: false, allowedGrowth: allowedGrowth)
   }
 
   private struct SetupFailure: Error { var text: String }
@@ -189,10 +191,16 @@ public struct GrowthVerdict: Sendable {
   public var report: [String]
   /// nil when every operation stayed flat at every size.
   public var failure: String?
+  /// Whether the failure is an operation that grew (rather than a structure that could not be
+  /// built, which is the job of the exercise's other tests to explain).
+  public var grew: Bool
   public var allowedGrowth: Double
 
-  /// The failure, then `advice` (what to change), then the measurements; nil when it passed.
+  /// The failure; when an operation grew, then `advice` (what to change) and the measurements.
+  /// nil when it passed.
   public func message(advice: String) -> String? {
-    failure.map { "\($0) \(advice) Fastest round of each:\n\(report.joined(separator: "\n"))" }
+    guard let failure else { return nil }
+    guard grew else { return failure }
+    return "\(failure) \(advice) Fastest round of each:\n\(report.joined(separator: "\n"))"
   }
 }

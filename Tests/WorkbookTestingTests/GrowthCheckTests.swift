@@ -55,5 +55,8 @@ struct GrowthCheckTests {
       size == 100 ? Self.hashedLookup(size) : .broken("1000 sets should leave 1000 entries")
     }
     #expect(verdict.failure == "1000 sets should leave 1000 entries")
+    #expect(
+      verdict.message(advice: "Use a set.") == "1000 sets should leave 1000 entries",
+      "advice on cost is for an operation that grew; a structure that was not built needs its own tests' advice")
   }
 }

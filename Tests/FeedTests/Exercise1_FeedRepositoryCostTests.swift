@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import WorkbookTesting
+
+@testable import Feed
+
+/// The cost table promises a page of p posts appended in O(p), whatever the feed already holds,
+/// and a like (`update`) in O(1): both find a post through the id → position index. `GrowthCheck`
+/// times them on a feed of 100 posts, then of 10,000 and 100,000, and fails when one grows more
+/// than 20×. With the index both stay within 1–3×; a duplicate check or an update that searches
+/// `posts` grows with the feed, about 1,000× from 100 to 100,000.
+@Suite("Exercise 1 — Cursor pagination without duplicates (cost)", .timeLimit(.minutes(1)))
+struct Exercise1_FeedRepositoryCostTests {
+  @Test("a page and a like cost the same on a feed of 100 posts and on one of 100,000")
+  func pagesAndLikesTakeConstantTime() async {
+    let verdict = await GrowthCheck(sizes: [10_000, 100_000], unit: "posts").run(Self.feedWorkload)
+    if let failure = verdict.message(
+      advice: """
+        Keep a dictionary from post id to its position in `posts`, update it as posts are \
+        appended, and use it both for the duplicate check of each new post and to find the post \
+        a like replaces; `posts.firstIndex(where:)` or `posts.contains(where:)` walks the whole feed.
+        """)
+    {
+      Issue.record("\(failure)")
+    }
+  }
+
+  /// A feed of `posts` posts (one page given to `replace`) whose next pages come from an
+  /// `EndlessFeedAPI`, and a round of 10 page loads (20 new posts each) and 200 likes of loaded
+  /// posts picked at random.
+  static func feedWorkload(posts count: Int) async -> GrowthCheck.Workload {
+    let api = EndlessFeedAPI(firstNumber: count)
+    let repository = FeedRepository(api: api, pageSize: EndlessFeedAPI.pageSize)
+    await repository.replace(with: FeedPage(posts: (0..<count).map(ScriptedFeedAPI.post), nextCursor: "page:0"))
+    guard await repository.posts.count == count, await repository.post(id: "p\(count - 1)") != nil else {
+      return .broken(
+        "replace(with:) a page of \(count) posts should leave \(count) posts, each found by post(id:); "
+          + "the pagination tests say what is missing")
+    }
+    var random = SeededRandom(seed: UInt64(count))
+    var liked = false
+    return .ready { timer in
+      await timer.time("loadNextPage (20 new posts)", calls: 10) { _ in _ = try? await repository.loadNextPage() }
+      liked.toggle()
+      let likes = (0..<200).map { _ in
+        var post = ScriptedFeedAPI.post(Int(random.next() % UInt64(count)))
+        post.likedByMe = liked
+        return post
+      }
+      await timer.time("update (a like)", calls: likes.count) { await repository.update(likes[$0]) }
+    }
+  }
+}
+
+/// A feed with no end: the page after cursor `page:N` holds the next `pageSize` posts, numbered
+/// from `firstNumber`, so each page costs O(pageSize) to serve whatever came before.
+final class EndlessFeedAPI: FeedAPI {
+  static let pageSize = 20
+  let firstNumber: Int
+
+  init(firstNumber: Int) { self.firstNumber = firstNumber }
+
+  func feedPage(cursor: String?, limit: Int) async throws -> FeedPage {
+    let page = cursor.flatMap { Int($0.dropFirst("page:".count)) } ?? 0
+    let first = firstNumber + page * limit
+    return FeedPage(posts: (first..<(first + limit)).map(ScriptedFeedAPI.post), nextCursor: "page:\(page + 1)")
+  }
+
+  func setLike(_ liked: Bool, postID: String) async throws -> Post { throw URLError(.unsupportedURL) }
+
+  func postComment(_ text: String, postID: String, idempotencyKey: String) async throws -> Feed.Comment {
+    throw URLError(.unsupportedURL)
+  }
+}
