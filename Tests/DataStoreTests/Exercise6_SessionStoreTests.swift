@@ -11,6 +11,13 @@ struct Exercise6_SessionStoreTests {
       let store = SessionStore(fileURL: directory.file("session.json"))
       try await store.load()
       #expect(await store.snapshot() == .empty, "with no file, load() should leave an empty session and not throw")
+      try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+      try FileManager.default.removeItem(at: directory.file("session.json"))
+      try await store.load()
+      let session = await store.snapshot()
+      #expect(
+        session == .empty,
+        "the file is gone, so nobody is signed in: load() should empty the session in memory too, not keep \(session) that no file backs")
     }
   }
 
@@ -69,6 +76,7 @@ struct Exercise6_SessionStoreTests {
     ("a file truncated by a crash mid-write", Data(#"{"userID":"u-1","accessTok"#.utf8)),
     ("a file that is not text at all", Data([0xFF, 0x00, 0x13, 0x37])),
     ("valid JSON of the wrong shape", Data(#"{"userID": 42}"#.utf8)),
+    ("an empty file, which holds no session", Data()),
   ])
   func aCorruptFileIsKeptAsideAndTheSessionStartsEmpty(kind: String, bytes: Data) async throws {
     try await withTemporaryDirectory("session") { directory in
@@ -93,6 +101,64 @@ struct Exercise6_SessionStoreTests {
       let relaunched = SessionStore(fileURL: file)
       try await relaunched.load()
       #expect(await relaunched.snapshot().userID == "u", "after recovering, new writes should be saved normally")
+    }
+  }
+
+  @Test func aSecondCorruptFileReplacesTheOlderCopy() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let store = SessionStore(fileURL: file)
+      for bytes in [Data("first bad bytes".utf8), Data("second bad bytes".utf8)] {
+        try bytes.write(to: file)
+        do {
+          try await store.load()
+          Issue.record("load() of a corrupt file should throw SessionStoreError.corruptFile")
+        } catch SessionStoreError.corruptFile(let kept) {
+          #expect(
+            try Data(contentsOf: kept) == bytes,
+            "session.json.corrupt should hold the newest bad bytes, \"\(String(decoding: bytes, as: UTF8.self))\", replacing the older copy")
+        } catch {
+          Issue.record(
+            "load() of the \(bytes.starts(with: Data("first".utf8)) ? "first" : "second") corrupt file threw \(error), not .corruptFile: a .corrupt copy from an earlier launch is in the way of the move, so remove it first (the doc says the newest replaces it)"
+          )
+        }
+      }
+      #expect(await store.snapshot() == .empty, "after a corrupt load the session is empty")
+    }
+  }
+
+  @Test func preferencesNeedNoSignInAndNilRemovesOne() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let store = SessionStore(fileURL: file)
+      do {
+        try await store.setPreference("dark", for: "theme")
+        try await store.setPreference("de", for: "language")
+      } catch {
+        Issue.record("setPreference while signed out threw \(error): preferences belong to the app, not to a user, and are set before anyone signs in")
+        return
+      }
+      try await store.setPreference(nil, for: "language")
+      #expect(await store.snapshot().preferences == ["theme": "dark"], "setPreference(nil, for:) should remove that preference and keep the others")
+      let relaunched = SessionStore(fileURL: file)
+      try await relaunched.load()
+      let onDisk = await relaunched.snapshot().preferences
+      #expect(onDisk == ["theme": "dark"], "the removal should be saved too; the file holds \(onDisk)")
+    }
+  }
+
+  @Test func loggingOutWhileSignedOutIsNoError() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let store = SessionStore(fileURL: directory.file("session.json"))
+      try await store.setPreference("dark", for: "theme")
+      do {
+        try await store.logout()
+        try await store.logout()
+      } catch {
+        Issue.record(
+          "logout() while signed out threw \(error): a second tap on Sign out, or a logout after the session expired, is no error; it erases whatever is there and succeeds")
+      }
+      #expect(await store.snapshot() == Session(preferences: ["theme": "dark"]), "a logout keeps the preferences and leaves nobody signed in")
     }
   }
 
