@@ -199,6 +199,7 @@ struct Exercise5_SingleFlightStoreTests {
       Issue.record(
         "the caller still waiting got \(error): cancelling the first caller cancelled the creation it shared with the others. Only that caller left; the factory should run on for the rest"
       )
+      return
     }
     switch await first.result {
     case .success(let value): #expect(value == 7, "the cancelled caller may wait and return the value, but then it is 7, not \(value)")

@@ -177,6 +177,39 @@ struct Exercise6_SessionStoreTests {
     }
   }
 
+  @Test("a failed write changes nothing, whichever method made it")
+  func everyFailedWriteChangesNothing() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let folder = directory.file("state")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let store = SessionStore(fileURL: folder.appendingPathComponent("session.json"))
+      try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+      try await store.setPreference("dark", for: "theme")
+      let before = await store.snapshot()
+      try FileManager.default.removeItem(at: folder)  // every later write fails
+      let writes: [(String, @Sendable () async throws -> Void)] = [
+        ("updateTokens", { try await store.updateTokens(accessToken: "a2", refreshToken: "r2") }),
+        ("setPreference", { try await store.setPreference("light", for: "theme") }),
+        ("logout", { try await store.logout() }),
+      ]
+      for (name, write) in writes {
+        do {
+          try await write()
+          Issue.record("\(name) wrote into a folder that is gone: it should throw .writeFailed")
+        } catch SessionStoreError.writeFailed {
+          // Expected: the folder is gone.
+        } catch {
+          Issue.record("\(name) should throw SessionStoreError.writeFailed when the write fails, not \(error)")
+        }
+        let after = await store.snapshot()
+        #expect(
+          after == before,
+          "\(name)'s write failed, so memory must still match the file: \(before), not \(after). Even a logout that could not be saved leaves the user signed in, and says so with .writeFailed, so the app can retry"
+        )
+      }
+    }
+  }
+
   @Test("a preference write waiting its turn on the actor cannot get between another's read and save")
   func preferenceWritesWaitingOnTheActorAreAllSaved() async throws {
     // Two writes queued on the actor, the second behind the first. If setPreference suspends

@@ -11,6 +11,10 @@ import Workbook
 
 /// A session that survives relaunches, stored as JSON at `fileURL`.
 ///
+/// Every method that changes the session writes the file first and changes memory only once the
+/// write succeeded: when one throws `.writeFailed`, memory and disk both still hold the session
+/// from before the call.
+///
 /// The layout of the JSON is your choice (the `Codable` conformance `Session` already has is
 /// enough): the tests only read back what your store wrote, and write broken files of their own.
 public actor SessionStore {
@@ -91,7 +95,8 @@ public actor SessionStore {
   /// Signs out: the user ID and both tokens are erased in memory and on disk; preferences stay.
   /// Logging out while signed out is no error (a second tap on "Sign out", a logout after an
   /// expired session): whatever user ID and tokens there are get erased, and nothing is thrown
-  /// unless the write fails.
+  /// unless the write fails. A logout whose write fails changes nothing, in memory either: the
+  /// user is still signed in on disk, `.writeFailed` says so, and the app can try again.
   public func logout() throws(SessionStoreError) {
     try save(Session(preferences: session.preferences))
   }
