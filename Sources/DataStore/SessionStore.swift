@@ -48,7 +48,8 @@ public actor SessionStore {
     .empty
   }
 
-  /// Signs a user in and saves the session. Preferences are kept.
+  /// Signs a user in and saves the session, replacing whoever was signed in (no error: the
+  /// previous user's ID and tokens are simply gone). Preferences are kept.
   public func login(userID: String, accessToken: String, refreshToken: String) throws(SessionStoreError) {
     // TODO: set the user and tokens, keep the preferences, then save atomically.
     throw .writeFailed(reason: NotImplemented("SessionStore.login").description)

@@ -35,8 +35,12 @@ struct Exercise6_SessionStoreTests {
         "a new store reading the same file should see the saved session, got \(session)")
       #expect(session.isLoggedIn)
       try await relaunched.login(userID: "u-2", accessToken: "access-2", refreshToken: "refresh-2")
+      let switched = await relaunched.snapshot()
       #expect(
-        await relaunched.snapshot().preferences == ["theme": "dark"],
+        switched.userID == "u-2" && switched.accessToken == "access-2" && switched.refreshToken == "refresh-2",
+        "a login while someone is signed in replaces them, ID and both tokens; got \(switched)")
+      #expect(
+        switched.preferences == ["theme": "dark"],
         "signing another user in changes who is signed in, not the app's preferences: login keeps them")
     }
   }

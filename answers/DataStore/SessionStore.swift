@@ -65,7 +65,8 @@ public actor SessionStore {
     session
   }
 
-  /// Signs a user in and saves the session. Preferences are kept.
+  /// Signs a user in and saves the session, replacing whoever was signed in (no error: the
+  /// previous user's ID and tokens are simply gone). Preferences are kept.
   public func login(userID: String, accessToken: String, refreshToken: String) throws(SessionStoreError) {
     var next = session
     next.userID = userID
