@@ -38,7 +38,7 @@ public final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Senda
     // TODO: write `value` inside `storage.withLock` (this empty body stores nothing).
   }
 
-  /// Removes the value for `key` and returns it.
+  /// Removes the value for `key` and returns it, or nil when there was none.
   @discardableResult
   public func remove(_ key: Key) -> Value? {
     // TODO: remove and return the value under the lock (placeholder: nil).

@@ -11,8 +11,8 @@ import Workbook
 /// A thread-safe store whose readers run in parallel and whose writers run alone.
 ///
 /// Reads are synchronous and concurrent; writes are asynchronous barriers, so a writer never
-/// waits for its own write to finish, yet any later read from the same caller sees it (the
-/// queue runs the barrier before the read that was queued after it).
+/// waits for its own write to finish, nor for the reads in progress, yet any later read from the
+/// same caller sees it (the queue runs the barrier before the read that was queued after it).
 public final class ReaderWriterStore<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
   // @unchecked: `storage` is only touched on `queue`, reads with sync and writes with barriers.
   private var storage: [Key: Value]
@@ -60,7 +60,8 @@ public final class ReaderWriterStore<Key: Hashable & Sendable, Value: Sendable>:
     // TODO: remove `key` in a `.barrier` block (this empty body removes nothing).
   }
 
-  /// Replaces the value for `key` with `transform(current)` in one barrier (nil removes it).
+  /// Replaces the value for `key` with `transform(current)` in one barrier: `transform` gets nil
+  /// for a missing key, and returning nil removes the key. Returns at once, like `set`.
   public func update(_ key: Key, _ transform: @escaping @Sendable (Value?) -> Value?) {
     // TODO: read, transform and write inside one `.barrier` block (this empty body does nothing).
   }

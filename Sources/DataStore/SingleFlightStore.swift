@@ -20,6 +20,11 @@ public actor SingleFlightStore<Key: Hashable & Sendable, Value: Sendable> {
   /// While one creation is running, every other caller for the same key waits for it rather than
   /// starting a second one. If `factory` throws, every waiter gets the error and the key is left
   /// empty, so the next call tries again.
+  ///
+  /// Cancelling a caller, even the one whose call started the creation, does not cancel the
+  /// creation: the factory runs on for the callers still waiting, and its value is stored. The
+  /// cancelled caller itself may either wait and return the value or throw `CancellationError` at
+  /// once: your choice, no test depends on it.
   public func value(
     for key: Key, orCreate factory: @escaping @Sendable () async throws -> Value
   ) async throws -> Value {

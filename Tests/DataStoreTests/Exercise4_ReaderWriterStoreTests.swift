@@ -94,6 +94,58 @@ struct Exercise4_ReaderWriterStoreTests {
       "the write ran while a read was in progress: writes need `.barrier`, or they race with readers")
   }
 
+  @Test(
+    "a write returns at once, without waiting for the reads in progress",
+    arguments: ["set", "remove", "update"])
+  func aWriteReturnsWithoutWaitingForTheReads(write: String) {
+    // A reader, on a thread of its own, stays inside `read` until the test's write has returned.
+    // An asynchronous barrier returns as soon as it is queued. A write that waits (`sync` with
+    // `.barrier`) would wait for that reader for ever, so the reader also leaves once it sees a
+    // sync barrier submitted, and the test finds the write returned only after the reader left.
+    let log = EventLog()
+    let store = ReaderWriterStore(["k": 0]) { log.record(.submitted($0)) }
+    Thread {
+      store.read { _ in
+        log.record(.readerInside(0))
+        log.wait { events in
+          let sinceInside = events.drop { $0 != .readerInside(0) }
+          return sinceInside.contains(.writeReturned) || sinceInside.contains(where: \.isBarrierRead)
+        }
+        log.record(.readerLeaving)
+      }
+      log.record(.readerDone(0))
+    }.start()
+    log.wait { events in events.contains(.readerInside(0)) || events.contains(.readerDone(0)) }
+    switch write {
+    case "set": store.set(1, for: "k")
+    case "remove": store.remove("k")
+    default: store.update("k") { ($0 ?? 0) + 1 }
+    }
+    log.record(.writeReturned)
+    let finished = log.wait { $0.contains(.readerDone(0)) }
+    #expect(finished, "the reader never left `read` (a deadlock?)")
+    let events = log.events
+    let returned = events.firstIndex(of: .writeReturned) ?? events.endIndex
+    let left = events.firstIndex(of: .readerLeaving) ?? events.endIndex
+    #expect(
+      returned < left,
+      "\(write) returned only after the reader in progress had left: it waited for the reads, so a writer on the main thread would freeze behind a slow read. Queue the write with `queue.async(flags: .barrier)` and return; the events were \(events)"
+    )
+  }
+
+  @Test func anUpdateSeesNilForAMissingKeyAndNilRemoves() {
+    let store = ReaderWriterStore(["gone": 1])
+    let seen = Recorder<Int?>()
+    store.update("new") { current in
+      seen.append(current)
+      return 5
+    }
+    store.update("gone") { _ in nil }
+    // The snapshot is queued behind both barriers, so both updates have run once it returns.
+    #expect(store.snapshot() == ["new": 5], "update should insert 5 under \"new\", and a transform that returns nil should remove \"gone\"")
+    #expect(seen.values == [nil], "the transform should receive nil for a key with no value; got \(seen.values)")
+  }
+
   @Test func concurrentUpdatesLoseNothing() {
     let store = ReaderWriterStore<String, Int>()
     DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
@@ -123,6 +175,7 @@ final class EventLog: @unchecked Sendable {
     case readerDone(Int)
     case writeStarted(whileReading: Bool)
     case updateReturned
+    case writeReturned
     case submitted(isBarrier: Bool, isSync: Bool)
 
     static func submitted(_ submission: InstrumentedQueue.Submission) -> Event {
@@ -144,6 +197,7 @@ final class EventLog: @unchecked Sendable {
       case .readerDone(let reader): "reader \(reader) done"
       case .writeStarted(let whileReading): "write started\(whileReading ? " while reading" : "")"
       case .updateReturned: "update returned"
+      case .writeReturned: "write returned"
       case .submitted(let isBarrier, let isSync): "\(isSync ? "sync" : "async")\(isBarrier ? " barrier" : "") block"
       }
     }

@@ -171,6 +171,45 @@ struct Exercise5_SingleFlightStoreTests {
     )
   }
 
+  @Test("cancelling the caller that started a creation does not cancel it for the others")
+  func aCancelledCallerDoesNotCancelTheCreation() async throws {
+    let clock = ManualClock()
+    let calls = Counter()
+    let store = SingleFlightStore<String, Int>()
+    let finished = Counter()
+    let factory: @Sendable () async throws -> Int = {
+      calls.increment()
+      try await clock.sleep(for: .seconds(1))
+      return 7
+    }
+    let first = Task {
+      defer { finished.increment() }
+      return try await store.value(for: "avatar", orCreate: factory)
+    }
+    await clock.waitForSleepers(1) { finished.value == 1 }
+    // A second caller joins the creation in flight (or, wrongly, starts its own).
+    let second = await crowd(store, callers: 1, clock: clock, factory: factory)
+    first.cancel()  // the screen that asked first scrolled away
+    await settle()
+    await clock.advance(by: .seconds(1))
+    do {
+      let value = try await second.values()[0]
+      #expect(value == 7, "the caller still waiting should get the value the one factory call made, not \(value)")
+    } catch {
+      Issue.record(
+        "the caller still waiting got \(error): cancelling the first caller cancelled the creation it shared with the others. Only that caller left; the factory should run on for the rest"
+      )
+      return
+    }
+    switch await first.result {
+    case .success(let value): #expect(value == 7, "the cancelled caller may wait and return the value, but then it is 7, not \(value)")
+    case .failure(let error): #expect(error is CancellationError, "the cancelled caller may throw CancellationError, not \(error)")
+    }
+    #expect(calls.value == 1, "one creation for one key, cancelled caller or not; the factory ran \(calls.value) times")
+    let kept = await store.cachedValue(for: "avatar")
+    #expect(kept == 7, "the creation finished, so its value should be stored for the next caller, found \(String(describing: kept))")
+  }
+
   @Test func removeForgetsTheValue() async throws {
     let store = SingleFlightStore<String, Int>()
     _ = try await store.value(for: "k") { 1 }

@@ -11,6 +11,13 @@ struct Exercise6_SessionStoreTests {
       let store = SessionStore(fileURL: directory.file("session.json"))
       try await store.load()
       #expect(await store.snapshot() == .empty, "with no file, load() should leave an empty session and not throw")
+      try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+      try FileManager.default.removeItem(at: directory.file("session.json"))
+      try await store.load()
+      let session = await store.snapshot()
+      #expect(
+        session == .empty,
+        "the file is gone, so nobody is signed in: load() should empty the session in memory too, not keep \(session) that no file backs")
     }
   }
 
@@ -28,8 +35,12 @@ struct Exercise6_SessionStoreTests {
         "a new store reading the same file should see the saved session, got \(session)")
       #expect(session.isLoggedIn)
       try await relaunched.login(userID: "u-2", accessToken: "access-2", refreshToken: "refresh-2")
+      let switched = await relaunched.snapshot()
       #expect(
-        await relaunched.snapshot().preferences == ["theme": "dark"],
+        switched.userID == "u-2" && switched.accessToken == "access-2" && switched.refreshToken == "refresh-2",
+        "a login while someone is signed in replaces them, ID and both tokens; got \(switched)")
+      #expect(
+        switched.preferences == ["theme": "dark"],
         "signing another user in changes who is signed in, not the app's preferences: login keeps them")
     }
   }
@@ -69,6 +80,7 @@ struct Exercise6_SessionStoreTests {
     ("a file truncated by a crash mid-write", Data(#"{"userID":"u-1","accessTok"#.utf8)),
     ("a file that is not text at all", Data([0xFF, 0x00, 0x13, 0x37])),
     ("valid JSON of the wrong shape", Data(#"{"userID": 42}"#.utf8)),
+    ("an empty file, which holds no session", Data()),
   ])
   func aCorruptFileIsKeptAsideAndTheSessionStartsEmpty(kind: String, bytes: Data) async throws {
     try await withTemporaryDirectory("session") { directory in
@@ -96,6 +108,64 @@ struct Exercise6_SessionStoreTests {
     }
   }
 
+  @Test func aSecondCorruptFileReplacesTheOlderCopy() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let store = SessionStore(fileURL: file)
+      for bytes in [Data("first bad bytes".utf8), Data("second bad bytes".utf8)] {
+        try bytes.write(to: file)
+        do {
+          try await store.load()
+          Issue.record("load() of a corrupt file should throw SessionStoreError.corruptFile")
+        } catch SessionStoreError.corruptFile(let kept) {
+          #expect(
+            try Data(contentsOf: kept) == bytes,
+            "session.json.corrupt should hold the newest bad bytes, \"\(String(decoding: bytes, as: UTF8.self))\", replacing the older copy")
+        } catch {
+          Issue.record(
+            "load() of the \(bytes.starts(with: Data("first".utf8)) ? "first" : "second") corrupt file threw \(error), not .corruptFile: a .corrupt copy from an earlier launch is in the way of the move, so remove it first (the doc says the newest replaces it)"
+          )
+        }
+      }
+      #expect(await store.snapshot() == .empty, "after a corrupt load the session is empty")
+    }
+  }
+
+  @Test func preferencesNeedNoSignInAndNilRemovesOne() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let store = SessionStore(fileURL: file)
+      do {
+        try await store.setPreference("dark", for: "theme")
+        try await store.setPreference("de", for: "language")
+      } catch {
+        Issue.record("setPreference while signed out threw \(error): preferences belong to the app, not to a user, and are set before anyone signs in")
+        return
+      }
+      try await store.setPreference(nil, for: "language")
+      #expect(await store.snapshot().preferences == ["theme": "dark"], "setPreference(nil, for:) should remove that preference and keep the others")
+      let relaunched = SessionStore(fileURL: file)
+      try await relaunched.load()
+      let onDisk = await relaunched.snapshot().preferences
+      #expect(onDisk == ["theme": "dark"], "the removal should be saved too; the file holds \(onDisk)")
+    }
+  }
+
+  @Test func loggingOutWhileSignedOutIsNoError() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let store = SessionStore(fileURL: directory.file("session.json"))
+      try await store.setPreference("dark", for: "theme")
+      do {
+        try await store.logout()
+        try await store.logout()
+      } catch {
+        Issue.record(
+          "logout() while signed out threw \(error): a second tap on Sign out, or a logout after the session expired, is no error; it erases whatever is there and succeeds")
+      }
+      #expect(await store.snapshot() == Session(preferences: ["theme": "dark"]), "a logout keeps the preferences and leaves nobody signed in")
+    }
+  }
+
   @Test func aFailedWriteChangesNothing() async throws {
     try await withTemporaryDirectory("session") { directory in
       let store = SessionStore(fileURL: directory.file("no-such-folder/session.json"))
@@ -108,6 +178,39 @@ struct Exercise6_SessionStoreTests {
         Issue.record("expected SessionStoreError.writeFailed, got \(error)")
       }
       #expect(await store.snapshot() == .empty, "when the write fails, memory must not claim a login that disk does not have")
+    }
+  }
+
+  @Test("a failed write changes nothing, whichever method made it")
+  func everyFailedWriteChangesNothing() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let folder = directory.file("state")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let store = SessionStore(fileURL: folder.appendingPathComponent("session.json"))
+      try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+      try await store.setPreference("dark", for: "theme")
+      let before = await store.snapshot()
+      try FileManager.default.removeItem(at: folder)  // every later write fails
+      let writes: [(String, @Sendable () async throws -> Void)] = [
+        ("updateTokens", { try await store.updateTokens(accessToken: "a2", refreshToken: "r2") }),
+        ("setPreference", { try await store.setPreference("light", for: "theme") }),
+        ("logout", { try await store.logout() }),
+      ]
+      for (name, write) in writes {
+        do {
+          try await write()
+          Issue.record("\(name) wrote into a folder that is gone: it should throw .writeFailed")
+        } catch SessionStoreError.writeFailed {
+          // Expected: the folder is gone.
+        } catch {
+          Issue.record("\(name) should throw SessionStoreError.writeFailed when the write fails, not \(error)")
+        }
+        let after = await store.snapshot()
+        #expect(
+          after == before,
+          "\(name)'s write failed, so memory must still match the file: \(before), not \(after). Even a logout that could not be saved leaves the user signed in, and says so with .writeFailed, so the app can retry"
+        )
+      }
     }
   }
 

@@ -40,6 +40,21 @@ struct Exercise1_ObservableTests {
     withExtendedLifetime(tokens) {}
   }
 
+  @Test func observersHearAChangeInTheOrderTheyRegistered() {
+    let count = Observable(0)
+    let calls = Recorder<String>()
+    let tokens = ["first", "second", "third"].map { name in
+      count.observe(initial: false) { calls.append("\(name) got \($0)") }
+    }
+    count.value = 1
+    count.value = 2
+    #expect(
+      calls.values == ["first got 1", "second got 1", "third got 1", "first got 2", "second got 2", "third got 2"],
+      "each change goes to the observers in the order they registered, and the next change only after that; got \(calls.values)"
+    )
+    withExtendedLifetime(tokens) {}
+  }
+
   @Test func writingTheSameValueTwiceIsTwoChanges() {
     let flag = Observable(true)
     let seen = Recorder<Bool>()

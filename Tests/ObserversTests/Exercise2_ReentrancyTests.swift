@@ -119,6 +119,26 @@ struct Exercise2_ReentrancyTests {
     withExtendedLifetime(tokenA) {}
   }
 
+  @Test("an observer added without the initial call while a change is pending gets only later changes")
+  func addingWithoutInitialWhileAChangeIsPendingWaitsForTheNextChange() {
+    let count = Observable(0)
+    let slot = Slot()
+    let late = Recorder<Int>()
+    let tokenA = count.observe(initial: false) { value in
+      guard value == 1 else { return }
+      count.value = 2
+      slot.token = count.observe(initial: false) { late.append($0) }
+    }
+    count.value = 1
+    #expect(
+      late.values.isEmpty,
+      "registered with initial: false after 2 was written (while 2 was still waiting to be delivered): 2 is not a later change, so it must not arrive; got \(late.values)"
+    )
+    count.value = 3
+    #expect(late.values == [3], "the first change written after it registered, 3, should arrive; got \(late.values)")
+    withExtendedLifetime(tokenA) {}
+  }
+
   @Test("a write from another thread, at any moment the deliverer is outside the lock, is delivered in order")
   func aWriteInEveryGapIsDelivered() {
     // Scenario n lets another thread write right after the n-th time this thread releases the

@@ -82,6 +82,21 @@ struct Exercise4_TypedNotificationTests {
     token.cancel()
   }
 
+  @Test("a payload of another type under the payload key is skipped, not force-cast")
+  func aPayloadOfAnotherTypeIsSkipped() {
+    let badges = Recorder<BadgeChanged>()
+    let token = center.observe(BadgeChanged.self) { badges.append($0) }
+    // Older code, or another payload type that chose the same name, posts something else there.
+    center.post(name: BadgeChanged.name, object: nil, userInfo: [typedPayloadKey: UserDidLogIn(userID: "u")])
+    center.post(name: BadgeChanged.name, object: nil, userInfo: [typedPayloadKey: 3])
+    center.post(BadgeChanged(count: 5))
+    #expect(
+      badges.values == [BadgeChanged(count: 5)],
+      "only the post that carries a BadgeChanged should reach the observer; the others must be skipped with `as?` (an `as!` would crash the app); got \(badges.values)"
+    )
+    token.cancel()
+  }
+
   @Test func aTypedPostReachesAPlainObserverOfTheName() {
     let names = Recorder<String>()
     let observer = center.addObserver(forName: BadgeChanged.name, object: nil, queue: nil) { names.append($0.name.rawValue) }

@@ -37,7 +37,7 @@ public final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Senda
     storage.withLock { $0[key] = value }
   }
 
-  /// Removes the value for `key` and returns it.
+  /// Removes the value for `key` and returns it, or nil when there was none.
   @discardableResult
   public func remove(_ key: Key) -> Value? {
     storage.withLock { $0.removeValue(forKey: key) }

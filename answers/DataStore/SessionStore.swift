@@ -10,6 +10,13 @@ import Foundation
 import Workbook
 
 /// A session that survives relaunches, stored as JSON at `fileURL`.
+///
+/// Every method that changes the session writes the file first and changes memory only once the
+/// write succeeded: when one throws `.writeFailed`, memory and disk both still hold the session
+/// from before the call.
+///
+/// The layout of the JSON is your choice (the `Codable` conformance `Session` already has is
+/// enough): the tests only read back what your store wrote, and write broken files of their own.
 public actor SessionStore {
   public let fileURL: URL
   private var session = Session.empty
@@ -20,11 +27,16 @@ public actor SessionStore {
 
   /// Reads the session from disk: call it once at launch.
   ///
-  /// A missing file means nobody has signed in: the session is empty and no error is thrown.
-  /// A file that does not decode (truncated, corrupt, from an incompatible version) is moved
-  /// next to itself with a `.corrupt` suffix (`session.json` → `session.json.corrupt`, replacing
-  /// an older copy there), the session becomes empty, and `SessionStoreError.corruptFile` tells
-  /// the caller where the old bytes are. If the move itself fails, `.writeFailed` says so.
+  /// A missing file means nobody has signed in: the session is empty (even if memory held one)
+  /// and no error is thrown. A file that does not decode (truncated, corrupt, from an
+  /// incompatible version, or empty: zero bytes are no session, so an empty file is corrupt too)
+  /// is moved next to itself with a `.corrupt` suffix (`session.json` → `session.json.corrupt`,
+  /// replacing an older copy there, so a second corrupt file is kept aside too), the session
+  /// becomes empty, and `SessionStoreError.corruptFile` tells the caller where the old bytes are.
+  /// If the move itself fails, `.writeFailed` says so.
+  ///
+  /// A file that is there but cannot be read at all (a folder in its place, no permission to
+  /// read it) is yours to handle as you see fit: no test depends on it.
   public func load() throws(SessionStoreError) {
     let data: Data
     do {
@@ -53,7 +65,8 @@ public actor SessionStore {
     session
   }
 
-  /// Signs a user in and saves the session. Preferences are kept.
+  /// Signs a user in and saves the session, replacing whoever was signed in (no error: the
+  /// previous user's ID and tokens are simply gone). Preferences are kept.
   public func login(userID: String, accessToken: String, refreshToken: String) throws(SessionStoreError) {
     var next = session
     next.userID = userID
@@ -72,7 +85,8 @@ public actor SessionStore {
     try save(next)
   }
 
-  /// Sets a non-secret preference and saves it.
+  /// Sets a non-secret preference and saves it; a nil `value` removes the preference. Signed in or
+  /// not: preferences belong to the app, not to a user, so this never throws `.notLoggedIn`.
   public func setPreference(_ value: String?, for key: String) throws(SessionStoreError) {
     var next = session
     next.preferences[key] = value
@@ -80,6 +94,10 @@ public actor SessionStore {
   }
 
   /// Signs out: the user ID and both tokens are erased in memory and on disk; preferences stay.
+  /// Logging out while signed out is no error (a second tap on "Sign out", a logout after an
+  /// expired session): whatever user ID and tokens there are get erased, and nothing is thrown
+  /// unless the write fails. A logout whose write fails changes nothing, in memory either: the
+  /// user is still signed in on disk, `.writeFailed` says so, and the app can try again.
   public func logout() throws(SessionStoreError) {
     try save(Session(preferences: session.preferences))
   }

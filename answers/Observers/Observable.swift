@@ -19,8 +19,9 @@ import Workbook
 ///
 /// Every write (`value = x` or `update`) is one change. Each observer registered at the time of a
 /// change gets that change once, after every earlier change, whichever threads the writes came
-/// from. Observers run on the thread that is delivering (usually the writer's); exercise 3 adds
-/// delivery on a queue or on the main actor.
+/// from; the observers of one change are called in the order they registered. Observers run on
+/// the thread that is delivering (usually the writer's); exercise 3 adds delivery on a queue or on
+/// the main actor.
 ///
 /// Reading the value is O(1) under the lock. A write costs O(1) under the lock plus one call per
 /// observer, made outside the lock.
@@ -97,7 +98,9 @@ public final class Observable<Value: Sendable>: Sendable {
   }
 
   /// Registers `handler` for every later change, and first calls it with the current value when
-  /// `initial` is true (the usual choice for UI: render now, then on every change).
+  /// `initial` is true (the usual choice for UI: render now, then on every change). "Later" means
+  /// written after this call: with `initial: false`, a change written before it but not delivered
+  /// yet (during another observer's call, say) never reaches `handler`.
   ///
   /// Delivery stops when the token is cancelled **or released**: keep the token for as long as
   /// you want to hear about changes. Capture your owner weakly in `handler`: the observable keeps

@@ -7,7 +7,8 @@
 // and the one cast live here, once.
 //
 // The observation ends with its token (cancelled or released), like every observation in this
-// chapter. A notification posted under the name without a payload (by older code, say) is ignored.
+// chapter. A notification posted under the name without a payload (by older code, say), or with
+// a payload of another type under the key, is ignored.
 import Foundation
 
 /// A notification with a typed payload: the type is the contract between poster and observers.
@@ -38,7 +39,9 @@ extension NotificationCenter {
   }
 
   /// Calls `handler` with every `Payload` posted, on the posting thread, until the token is
-  /// cancelled or released. Notifications under that name without a payload are skipped.
+  /// cancelled or released. Notifications under that name without a payload, or whose payload is
+  /// of another type (another payload that chose the same name, older code), are skipped: never
+  /// force-cast.
   public func observe<Payload: TypedNotification>(
     _ type: Payload.Type, _ handler: @escaping @Sendable (Payload) -> Void
   ) -> ObserverToken {
