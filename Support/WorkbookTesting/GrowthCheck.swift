@@ -125,8 +125,13 @@ public struct CostTimer {
   /// Calls `call` with 0..<calls and records nanoseconds per call, unless an earlier round of
   /// `operation` was faster. With a ceiling, the round stops once it has spent more than the
   /// ceiling allows all its calls: it has failed, and finishing it would only take longer.
-  public mutating func time(_ operation: String, calls: Int, _ call: (Int) async -> Void) async {
-    let budget = ceiling?[operation].map { $0 * Double(calls) } ?? .infinity
+  ///
+  /// - Parameter units: how many units of work one call does, when the promise is per unit: a
+  ///   delivery to n observers promises a cost per observer, so it passes n, and the cost
+  ///   recorded is per observer.
+  public mutating func time(_ operation: String, calls: Int, units: Int = 1, _ call: (Int) async -> Void) async {
+    let units = Double(max(units, 1))
+    let budget = ceiling?[operation].map { $0 * Double(calls) * units } ?? .infinity
     let start = clock.now
     var made = 0
     for index in 0..<calls {
@@ -135,7 +140,7 @@ public struct CostTimer {
       if made % 8 == 0, Self.nanoseconds(start.duration(to: clock.now)) > budget { break }
     }
     guard made > 0 else { return }
-    let perCall = Self.nanoseconds(start.duration(to: clock.now)) / Double(made)
+    let perCall = Self.nanoseconds(start.duration(to: clock.now)) / (Double(made) * units)
     fastest.record(operation, min(fastest[operation] ?? .infinity, perCall))
   }
 

@@ -1,0 +1,49 @@
+import Testing
+import WorkbookTesting
+
+@testable import Observers
+
+/// The cost table promises a delivery to n observers in O(n log n), one binary search per
+/// observer, and an observer's first call in O(log n). `GrowthCheck` times both with 100
+/// observers, then 1,000 and 10,000, and fails when the cost per observer (of a delivery) or per
+/// first call grows more than 20×: binary searches stay within 1–3×, while finding each observer
+/// by walking the array from its start grows with the observers, about 100× by 10,000.
+@Suite("Exercise 2 — Re-entrancy: one delivery at a time (cost)", .timeLimit(.minutes(1)))
+struct Exercise2_ReentrancyCostTests {
+  @Test("a delivery costs the same per observer, and a first call the same, with 100 observers and with 10,000")
+  func deliveriesScaleWithTheObservers() async {
+    let verdict = await GrowthCheck(sizes: [1_000, 10_000], unit: "observers").run(Self.deliveryWorkload)
+    if let failure = verdict.message(
+      advice: """
+        The observers array is sorted by id (ids only grow, and new observers are appended), so \
+        "the first observer after id k", and the observer with a given id, are binary searches. \
+        `firstIndex(where:)` or `first(where:)` walks the array from the start for every observer \
+        served, which makes one delivery O(n²).
+        """)
+    {
+      Issue.record("\(failure)")
+    }
+  }
+
+  /// An observable with `count` observers that count their calls, and a round of 5 writes (each
+  /// delivered to every observer) and 100 new observers with a first call, cancelled untimed.
+  static func deliveryWorkload(observers count: Int) -> GrowthCheck.Workload {
+    let observable = Observable(0)
+    let calls = Counter()
+    let tokens = (0..<count).map { _ in observable.observe(initial: false) { _ in calls.increment() } }
+    observable.value = 1
+    guard observable.observerCount == count, calls.value == count else {
+      return .broken(
+        "one write should reach each of \(count) observers once, but \(calls.value) calls were made "
+          + "to \(observable.observerCount) observers; the delivery tests say what is missing")
+    }
+    return .ready { timer in
+      await timer.time("a delivery, per observer", calls: 5, units: count) { observable.value = $0 }
+      var added: [ObserverToken] = []
+      added.reserveCapacity(100)
+      await timer.time("a first call", calls: 100) { _ in added.append(observable.observe(initial: true) { _ in }) }
+      for token in added { token.cancel() }
+      withExtendedLifetime(tokens) {}
+    }
+  }
+}
