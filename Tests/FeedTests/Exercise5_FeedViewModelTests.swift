@@ -173,11 +173,12 @@ struct Exercise5_FeedViewModelTests {
     let model = try await model(api, directory: directory)
     await model.onAppear()
     try #require(model.posts.count == 20, "the first page should show 20 posts before scrolling")
-    await model.rowAppeared(model.posts[14])
+    let rows = model.posts
+    await model.rowAppeared(rows[14])
     #expect(
       api.pageRequests.count == 1 && model.posts.count == 20,
       "with 20 posts and prefetchDistance 5, rows 15–19 are near the end; row 14 is not and loads nothing; requests: \(api.pageRequests)")
-    await model.rowAppeared(model.posts[15])
+    await model.rowAppeared(rows[15])
     #expect(model.posts.count == 40, "row 15 is one of the last 5 rows: the next page should load")
   }
 
@@ -210,6 +211,7 @@ struct Exercise5_FeedViewModelTests {
     let api = ScriptedFeedAPI(postCount: 60)
     let model = try await model(api, directory: directory)
     await model.onAppear()
+    try #require(model.posts.count == 20, "the first page should show 20 posts before scrolling")
     let before = model.state
     api.failNext(URLError(.notConnectedToInternet))
     await model.rowAppeared(model.posts[19])
@@ -230,10 +232,12 @@ struct Exercise5_FeedViewModelTests {
       feed: OfflineFeed(repository: repository, persistence: FeedDiskStore(fileURL: directory.file("feed.json"))),
       actions: FeedActions(api: api, repository: repository), images: images)
     await model.onAppear()
-    await model.rowAppeared(model.posts[3])
+    try #require(model.posts.count == 20, "the first page should show 20 posts before scrolling")
+    let rows = model.posts
+    await model.rowAppeared(rows[3])
     let window = await images.prefetching
     #expect(
-      window == model.posts[4..<7].compactMap(\.imageUrl),
+      window == rows[4..<7].compactMap(\.imageUrl),
       "row 3 appeared: the 3 posts below it (rows 4–6) are the window to prefetch; prefetching \(window.map(\.lastPathComponent))")
     await images.prefetcher.stop()
   }
