@@ -84,6 +84,10 @@ public final class FeedViewModel {
   /// Likes or unlikes a post; the heart moves at once and moves back if the server says no.
   /// `state` holds a copy of the posts: change the post there before awaiting the action, then
   /// show the repository's posts, which hold the confirmed or the rolled-back copy.
+  ///
+  /// A like changes the posts, never the kind of state: during a refresh the state stays
+  /// `.loading` (with the new posts), after a failure it stays `.failed` with its error, and only
+  /// a `.loaded` state stays `.loaded`. A failed like sets `message`.
   public func toggleLike(_ post: Post) async {
     // TODO: change the post in `state` first, then await the action and show the repository's posts.
   }

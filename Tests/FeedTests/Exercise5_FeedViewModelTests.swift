@@ -241,4 +241,42 @@ struct Exercise5_FeedViewModelTests {
       "row 3 appeared: the 3 posts below it (rows 4–6) are the window to prefetch; prefetching \(window.map(\.lastPathComponent))")
     await images.prefetcher.stop()
   }
+
+  @Test("a like during a refresh keeps it loading, and after a failed refresh keeps the error")
+  func aLikeKeepsTheKindOfState() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let clock = ManualClock()
+    let api = ScriptedFeedAPI(postCount: 40, clock: clock)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    let feed = OfflineFeed(repository: repository, persistence: FeedDiskStore(fileURL: directory.file("feed.json")))
+    // Pages are slow (on the clock); likes answer at once.
+    let model = FeedViewModel(feed: feed, actions: FeedActions(api: ScriptedFeedAPI(postCount: 40), repository: repository))
+    let appear = Task { await model.onAppear() }
+    await clock.waitForSleepers(1)
+    await clock.advance(by: .seconds(1))
+    await appear.value
+    try #require(model.posts.count == 20, "the first page should show 20 posts")
+    let post = model.posts[0]
+    let refresh = Task { await model.refresh() }
+    await clock.waitForSleepers(1)
+    await model.toggleLike(post)
+    #expect(model.posts.first?.likedByMe == true, "the like shows at once, refresh or not")
+    #expect(
+      model.state.isLoading,
+      "the refresh is still in flight: a like changes the posts, not the state, so the screen keeps its refresh spinner; state is \(model.state)")
+    await clock.advance(by: .seconds(1))
+    await refresh.value
+    api.failNext(URLError(.badServerResponse))
+    let failing = Task { await model.refresh() }
+    await clock.waitForSleepers(1)
+    await clock.advance(by: .seconds(1))
+    await failing.value
+    try #require(model.state.error != nil, "the second refresh failed: the state says so")
+    let next = try #require(model.posts.dropFirst().first)
+    await model.toggleLike(next)
+    #expect(
+      model.state.error != nil && model.posts.dropFirst().first?.likedByMe == true,
+      "a like after a failed refresh shows, and the failure stays on screen next to the posts; state is \(model.state)")
+  }
 }

@@ -124,18 +124,32 @@ public final class FeedViewModel {
   /// Likes or unlikes a post; the heart moves at once and moves back if the server says no.
   /// `state` holds a copy of the posts: change the post there before awaiting the action, then
   /// show the repository's posts, which hold the confirmed or the rolled-back copy.
+  ///
+  /// A like changes the posts, never the kind of state: during a refresh the state stays
+  /// `.loading` (with the new posts), after a failure it stays `.failed` with its error, and only
+  /// a `.loaded` state stays `.loaded`. A failed like sets `message`.
   public func toggleLike(_ post: Post) async {
     guard var posts = state.value, let index = posts.firstIndex(where: { $0.id == post.id }) else { return }
     posts[index].likedByMe.toggle()
     posts[index].likeCount = max(0, posts[index].likeCount + (posts[index].likedByMe ? 1 : -1))
-    state = .loaded(posts)
+    show(posts)
     do throws(FeedError) {
       try await actions.toggleLike(postID: post.id)
       message = nil
     } catch {
       message = error.description
     }
-    state = .loaded(await feed.posts)
+    show(await feed.posts)
+  }
+
+  /// New posts in the state it is in: a like during a refresh must not end the refresh's loading
+  /// state, nor hide the error of a failed one.
+  private func show(_ posts: [Post]) {
+    switch state {
+    case .loading: state = .loading(previous: posts)
+    case .failed(let error, _): state = .failed(error, previous: posts)
+    case .idle, .loaded: state = .loaded(posts)
+    }
   }
 
   /// Clears the failure message (the user dismissed it).
