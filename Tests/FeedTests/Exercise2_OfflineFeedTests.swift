@@ -259,7 +259,9 @@ struct Exercise2_OfflineFeedTests {
       #expect(
         await store.load() == nil,
         "a file written by another version of the app decodes, but its fields may mean something else: load must return nil for it")
-      #expect(FileManager.default.fileExists(atPath: file.path + ".corrupt"), "a file of another version is kept aside as feed.json.corrupt, like an unreadable one")
+      #expect(
+        FileManager.default.fileExists(atPath: file.path + ".corrupt"),
+        "a file of another version is kept aside as feed.json.corrupt, like an unreadable one")
       #expect(!FileManager.default.fileExists(atPath: file.path), "feed.json is moved aside, not left for the next load to read again")
     }
   }
