@@ -36,10 +36,22 @@ public protocol FeedPersistence: Sendable {
 
 /// The feed saved as one JSON file, written atomically.
 ///
-/// Saves keep the newest `maximumPosts` posts. If that cut any posts, the saved cursor is dropped
-/// (it points after the last post loaded, not after the last post kept), so the next launch
-/// starts from the first page; if nothing was cut, the cursor is kept. Load and save are O(n) in
-/// the posts kept.
+/// Saves keep the newest `maximumPosts` posts: the first `maximumPosts` of `snapshot.posts`, in
+/// the order given (the feed's order, newest first). Do not sort them by `createdAt`: a ranked
+/// feed is not in date order, and the next launch must open on the posts the user saw at the top.
+/// If that cut any posts, the saved cursor is dropped (it points after the last post loaded, not
+/// after the last post kept), so the next launch starts from the first page; if nothing was cut
+/// (exactly `maximumPosts` posts included), the cursor is kept. Load and save are O(n) in the
+/// posts kept.
+///
+/// The rules of the file:
+/// - `save` creates the file's directory when it is missing, and writes the snapshot as given
+///   (its `version` and `savedAt` too). Any failure throws `FeedError.storage`.
+/// - `load` returns nil for a missing file. A file that does not decode, or that decodes with a
+///   `version` other than `FeedSnapshot.currentVersion`, is moved to `<file>.corrupt` (replacing
+///   an earlier one there, so the copy kept is the latest) and loads as nil.
+/// - `erase` deletes the file and its `.corrupt` copy (both hold the user's posts); a missing
+///   file is no error.
 public actor FeedDiskStore: FeedPersistence {
   public let fileURL: URL
   public let maximumPosts: Int
@@ -59,9 +71,9 @@ public actor FeedDiskStore: FeedPersistence {
     throw .storage(reason: NotImplemented("FeedDiskStore.save").description)
   }
 
-  /// Deletes the saved feed (at logout).
+  /// Deletes the saved feed and its `.corrupt` copy (at logout: both hold the user's posts).
   public func erase() {
-    // TODO: delete the saved file (this empty body deletes nothing).
+    // TODO: delete the saved file and its .corrupt copy (this empty body deletes nothing).
   }
 
   // Given — the file's JSON format (ISO-8601 dates).

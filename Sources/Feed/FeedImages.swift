@@ -37,11 +37,19 @@ public actor FeedImages {
 
   /// The user now sees `visible` (indices into `posts`): prefetch the images of the next
   /// `lookahead` posts and cancel the prefetches that are no longer ahead. O(lookahead).
+  ///
+  /// A `visible` range at or past the end of `posts` (the feed shrank after a refresh) leaves
+  /// nothing ahead: the window is empty, never a crash. Yours to choose: whether a URL that two
+  /// posts of the window share appears once or twice in `prefetching`, and whether you hand the
+  /// prefetcher the whole window or only what is new in it (it queues a URL once either way).
   public func visibleRowsChanged(_ visible: Range<Int>, of posts: [Post]) async {
     // TODO: prefetch the next `lookahead` images, cancel those no longer ahead (does nothing yet).
   }
 
   /// A memory warning: drop decoded images from memory and stop prefetching. Disk stays.
+  ///
+  /// The warning stops what is queued and running now, not the feature: the next
+  /// `visibleRowsChanged` starts a new window and prefetches again.
   public func handleMemoryWarning() async {
     // TODO: empty the memory cache and stop prefetching (does nothing yet).
   }

@@ -21,6 +21,9 @@ public final class FeedViewModel {
   /// Where the posts came from: saved on disk, live, or offline.
   public private(set) var status: OfflineFeed.Status = .empty
   /// A one-line message for a failure that does not replace the list; nil when there is none.
+  /// Set by every failure (launch, refresh, next page, like) and by an offline launch or refresh;
+  /// cleared when a launch or refresh succeeds (whether a like that succeeds clears it too is
+  /// your choice). Its wording is yours (the error's `description` will do).
   public private(set) var message: String?
   /// True while a next page is being fetched (the spinner row at the bottom).
   public private(set) var isLoadingMore = false
@@ -47,17 +50,33 @@ public final class FeedViewModel {
   ///
   /// States: idle → loading → (loading with the saved posts) → loaded, or failed keeping
   /// whatever was shown. Offline with saved posts ends loaded, with `status == .offline`.
+  /// Offline with nothing saved fails with `.offline` (whether its `previous` is nil or `[]` is
+  /// your choice: `posts` is empty either way).
+  ///
+  /// Runs once: unless `state` is `.idle`, it returns at once and asks for nothing, so a screen
+  /// that appears again (back from a detail view) does not load twice.
   public func onAppear() async {
     // TODO: show loading, then the saved posts, then the first page or the failure (does nothing yet).
   }
 
   /// Pull-to-refresh: the posts stay on screen until the new first page replaces them.
+  ///
+  /// Ends like a launch: loaded and `message` cleared on success; offline with posts on screen,
+  /// loaded with the message set and `status == .offline`; any other failure `.failed` with the
+  /// posts kept and the message set. `status` is the feed's afterwards.
   public func refresh() async {
     // TODO: keep the posts on screen until the new first page replaces them (does nothing yet).
   }
 
   /// Called as each row appears: loads the next page when `post` is near the end, and moves
   /// the image prefetch window.
+  ///
+  /// "Near the end" is one of the last `prefetchDistance` rows: index ≥ `posts.count -
+  /// prefetchDistance` (with 20 posts and 5, rows 15–19; row 14 loads nothing). The window moves
+  /// first, as if the row that appeared were the last one visible (`index..<index + 1`), so the
+  /// images of the `lookahead` posts below it are prefetched. A failed next page keeps the posts
+  /// and the state as they were and sets `message`; `status` is the feed's afterwards (offline
+  /// when the page failed offline). `isLoadingMore` is false again when the call returns.
   public func rowAppeared(_ post: Post) async {
     // TODO: load the next page near the end and move the prefetch window (does nothing yet).
   }
@@ -65,6 +84,10 @@ public final class FeedViewModel {
   /// Likes or unlikes a post; the heart moves at once and moves back if the server says no.
   /// `state` holds a copy of the posts: change the post there before awaiting the action, then
   /// show the repository's posts, which hold the confirmed or the rolled-back copy.
+  ///
+  /// A like changes the posts, never the kind of state: during a refresh the state stays
+  /// `.loading` (with the new posts), after a failure it stays `.failed` with its error, and only
+  /// a `.loaded` state stays `.loaded`. A failed like sets `message`.
   public func toggleLike(_ post: Post) async {
     // TODO: change the post in `state` first, then await the action and show the repository's posts.
   }

@@ -54,6 +54,10 @@ public actor OfflineFeed {
   }
 
   /// Shows the saved feed, unless a network page has already arrived.
+  ///
+  /// Restored posts set the status to `.cached(savedAt:)` with the snapshot's `savedAt`, and only
+  /// while it is still `.empty`. No saved feed, or a saved feed with no posts, is nothing to show:
+  /// the repository is left alone and the status stays as it is.
   public func restoreSaved() async {
     // TODO: load the saved feed into the repository unless a page came first (does nothing yet).
   }
@@ -64,13 +68,27 @@ public actor OfflineFeed {
   /// The first page is always fetched with the API's `nil` cursor and applied with the
   /// repository's `replace(with:)`: the repository's own `loadNextPage()` continues from the
   /// cursor a restore may have set, which is not the first page. Until the page has arrived, and
-  /// if it fails, the old posts stay. When offline, the status says so.
+  /// if it fails, the old posts stay.
+  ///
+  /// The status: `.live` once the page is applied; `.offline` when the failure is `.offline`; any
+  /// other failure (a 500, a timeout) leaves the status as it was, since it says nothing about
+  /// the connection. Errors are mapped with `FeedError(_:)`.
+  ///
+  /// Saving is best effort: the snapshot is every post of the repository, its `cursor`, and
+  /// `savedAt: now()` (the injected clock, never `Date()`), and a save that fails is ignored, so a
+  /// full disk never turns a page that arrived into an error.
   public func refresh() async throws(FeedError) {
     // TODO: fetch the first page, replace the posts once it arrives, save; say when offline.
     throw .failed(reason: NotImplemented("OfflineFeed.refresh").description)
   }
 
-  /// Appends the next page and saves the feed.
+  /// Appends the next page and saves the feed (as `refresh()` does: best effort, `now()`).
+  ///
+  /// The status: a page that added posts proves the network answered, so `.offline` becomes
+  /// `.live`; a call that sent no request (no more pages) or added nothing leaves it as it was;
+  /// an `.offline` failure sets `.offline`, any other failure leaves it. Whether `.cached` stays
+  /// `.cached` after a next page (the posts at the top are still the saved ones) or becomes
+  /// `.live` is your choice, and so is whether a call that added nothing saves again.
   public func loadNextPage() async throws(FeedError) {
     // TODO: load the next page through the repository, then save the feed.
     throw .failed(reason: NotImplemented("OfflineFeed.loadNextPage").description)

@@ -158,4 +158,61 @@ struct Exercise1_FeedRepositoryTests {
     #expect(restored, "nothing came from the network yet, so the saved posts should be shown")
     #expect(await repository.posts.map(\.id) == ["p3"], "the saved post should be in the feed")
   }
+
+  @Test("a post seen again keeps its place and is not returned as added; one id twice in a page is one post")
+  func aPostSeenAgainKeepsItsPlace() async throws {
+    let api = ScriptedFeedAPI(postCount: 60)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    try await repository.loadNextPage()
+    // The next page starts at p18 (as an offset-paginated server would after two new posts), so
+    // p18 and p19 come again, p18 with a newer like count.
+    await repository.replace(with: FeedPage(posts: (0..<20).map(ScriptedFeedAPI.post), nextCursor: "after:p17"))
+    api.state.withLock { $0.posts[18].likeCount = 99 }
+    let added = try await repository.loadNextPage()
+    let ids = await repository.posts.map(\.id)
+    #expect(
+      ids == (0..<38).map { "p\($0)" },
+      "p18 and p19 were already at rows 18 and 19: their newer copies replace them there, so the feed reads p0…p37 in order; got \(ids)"
+    )
+    #expect(
+      added.map(\.id) == (20..<38).map { "p\($0)" },
+      "loadNextPage returns the posts it added: p20…p37, not p18 and p19, which were only updated; got \(added.map(\.id))")
+    var newer = ScriptedFeedAPI.post(0)
+    newer.likeCount = 77
+    await repository.replace(with: FeedPage(posts: [ScriptedFeedAPI.post(0), ScriptedFeedAPI.post(1), newer], nextCursor: nil))
+    let twice = await repository.posts.map(\.id)
+    #expect(twice == ["p0", "p1"], "a page that lists p0 twice still holds one post p0, at its first place; got \(twice)")
+    #expect(await repository.post(id: "p0")?.likeCount == 77, "of two copies of p0 in one page, the later one wins")
+  }
+
+  @Test("a restored feed continues from its saved cursor, and a saved feed without one has no more pages")
+  func aRestoredFeedContinuesFromItsSavedCursor() async throws {
+    let api = ScriptedFeedAPI(postCount: 60)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    await repository.restore(FeedPage(posts: [ScriptedFeedAPI.post(3)], nextCursor: "after:p3"))
+    let added = try await repository.loadNextPage()
+    #expect(
+      api.pageRequests == ["after:p3"],
+      "the saved feed ends at p3 with the cursor after:p3: the next page continues from there, like after any page; requests: \(api.pageRequests)"
+    )
+    #expect(added.first?.id == "p4" && added.count == 20, "the page after p3 adds p4…p23; added \(added.map(\.id))")
+
+    let ended = ScriptedFeedAPI(postCount: 60)
+    let cut = FeedRepository(api: ended, pageSize: 20)
+    await cut.restore(FeedPage(posts: [ScriptedFeedAPI.post(3)], nextCursor: nil))
+    #expect(await cut.hasMore == false, "a saved feed without a cursor has no next page (the disk store dropped it, or the feed ended)")
+    let more = try await cut.loadNextPage()
+    #expect(
+      more.isEmpty && ended.pageRequests.isEmpty,
+      "with no saved cursor there is no next page to ask for until a refresh: loadNextPage returns nothing and sends nothing; requests: \(ended.pageRequests)"
+    )
+  }
+
+  @Test func aRefreshCountsAsANetworkPage() async throws {
+    let repository = FeedRepository(api: ScriptedFeedAPI(postCount: 40), pageSize: 20)
+    await repository.replace(with: FeedPage(posts: (0..<20).map(ScriptedFeedAPI.post), nextCursor: "after:p19"))
+    let restored = await repository.restore(FeedPage(posts: [ScriptedFeedAPI.post(90)], nextCursor: nil))
+    #expect(!restored, "replace(with:) applies a page from the network (a refresh): older saved posts must not replace it")
+    #expect(await repository.posts.count == 20, "the refreshed page must still be shown")
+  }
 }

@@ -24,6 +24,16 @@ actor SlowPersistence: FeedPersistence {
   func save(_ snapshot: FeedSnapshot) throws(FeedError) { saves.append(snapshot) }
 }
 
+/// A persistence whose every save fails, as on a full disk.
+actor FullDisk: FeedPersistence {
+  private(set) var attempts = 0
+  func load() async -> FeedSnapshot? { nil }
+  func save(_ snapshot: FeedSnapshot) throws(FeedError) {
+    attempts += 1
+    throw .storage(reason: "no space left on the device")
+  }
+}
+
 @Suite("Exercise 2 — Offline first", .timeLimit(.minutes(1)))
 struct Exercise2_OfflineFeedTests {
   static let savedAt = Date(timeIntervalSince1970: 1_700_000_000)
@@ -211,5 +221,168 @@ struct Exercise2_OfflineFeedTests {
     api.failNext(URLError(.badServerResponse))
     await #expect(throws: FeedError.self, "a failed refresh should throw") { try await feed.refresh() }
     #expect(await feed.posts.count == 20, "a failed refresh must keep the posts that were shown")
+  }
+
+  @Test func savesKeepTheTopOfTheFeedInItsOrder() async throws {
+    try await withTemporaryDirectory { directory in
+      let store = FeedDiskStore(fileURL: directory.file("feed.json"), maximumPosts: 10)
+      // A ranked feed: p49 (the oldest post) is at the top.
+      let posts = (0..<50).reversed().map(ScriptedFeedAPI.post)
+      try await store.save(FeedSnapshot(posts: posts, nextCursor: nil, savedAt: Self.savedAt))
+      let ids = await store.load()?.posts.map(\.id)
+      #expect(
+        ids == (40..<50).reversed().map { "p\($0)" },
+        "the first 10 posts of the feed, in the feed's order, are kept (p49…p40), not the 10 with the latest dates: the next launch opens on what the user saw at the top; kept \(ids ?? [])"
+      )
+    }
+  }
+
+  @Test func exactlyTheLimitKeepsTheCursor() async throws {
+    try await withTemporaryDirectory { directory in
+      let store = FeedDiskStore(fileURL: directory.file("feed.json"), maximumPosts: 10)
+      let posts = (0..<10).map(ScriptedFeedAPI.post)
+      try await store.save(FeedSnapshot(posts: posts, nextCursor: "after:p9", savedAt: Self.savedAt))
+      let loaded = await store.load()
+      #expect(loaded?.posts.count == 10, "10 posts with a limit of 10: all are kept")
+      #expect(
+        loaded?.nextCursor == "after:p9",
+        "10 posts with a limit of 10 cuts nothing, so the cursor still points after the last post kept and must be kept; loaded \(String(describing: loaded?.nextCursor))"
+      )
+    }
+  }
+
+  @Test func aFileFromAnotherVersionIsSetAside() async throws {
+    try await withTemporaryDirectory { directory in
+      let file = directory.file("feed.json")
+      let store = FeedDiskStore(fileURL: file)
+      try await store.save(FeedSnapshot(posts: Self.savedPosts, nextCursor: nil, savedAt: Self.savedAt, version: FeedSnapshot.currentVersion + 1))
+      #expect(
+        await store.load() == nil,
+        "a file written by another version of the app decodes, but its fields may mean something else: load must return nil for it")
+      #expect(
+        FileManager.default.fileExists(atPath: file.path + ".corrupt"),
+        "a file of another version is kept aside as feed.json.corrupt, like an unreadable one")
+      #expect(!FileManager.default.fileExists(atPath: file.path), "feed.json is moved aside, not left for the next load to read again")
+    }
+  }
+
+  @Test func aSecondCorruptFileReplacesTheFirstAside() async throws {
+    try await withTemporaryDirectory { directory in
+      let file = directory.file("feed.json")
+      let store = FeedDiskStore(fileURL: file)
+      try Data("first broken file".utf8).write(to: file)
+      #expect(await store.load() == nil, "an unreadable file loads as nil")
+      try Data("second broken file".utf8).write(to: file)
+      #expect(await store.load() == nil, "a second unreadable file loads as nil too")
+      let aside = try? String(contentsOf: file.appendingPathExtension("corrupt"), encoding: .utf8)
+      #expect(
+        aside == "second broken file",
+        "feed.json.corrupt already existed: the latest bad file replaces it (moving onto an existing file fails, so remove the old copy first); it holds \(aside ?? "nothing")"
+      )
+      #expect(!FileManager.default.fileExists(atPath: file.path), "the bad feed.json must not stay in place")
+    }
+  }
+
+  @Test func saveCreatesTheDirectory() async throws {
+    try await withTemporaryDirectory { directory in
+      let file = directory.file("Feed/v1/feed.json")
+      let snapshot = FeedSnapshot(posts: Self.savedPosts, nextCursor: "after:p91", savedAt: Self.savedAt)
+      await #expect(throws: Never.self, "the store's folder does not exist yet on a first launch: save must create it") {
+        try await FeedDiskStore(fileURL: file).save(snapshot)
+      }
+      #expect(await FeedDiskStore(fileURL: file).load() == snapshot, "the feed saved into the new folder loads back")
+    }
+  }
+
+  @Test func eraseDeletesTheFileAndItsCorruptCopy() async throws {
+    try await withTemporaryDirectory { directory in
+      let file = directory.file("feed.json")
+      let store = FeedDiskStore(fileURL: file)
+      try Data("broken".utf8).write(to: file)
+      _ = await store.load()  // moved aside to feed.json.corrupt
+      try await store.save(FeedSnapshot(posts: Self.savedPosts, nextCursor: nil, savedAt: Self.savedAt))
+      await store.erase()
+      #expect(await store.load() == nil, "after erase there is no saved feed")
+      #expect(
+        directory.contents().isEmpty,
+        "at logout both feed.json and feed.json.corrupt go: each holds the user's posts; left \(directory.contents())")
+      await store.erase()  // nothing left to delete: no error, no crash
+    }
+  }
+
+  @Test("a failure that is not offline leaves the status as it was")
+  func aServerErrorLeavesTheStatusAlone() async throws {
+    let api = ScriptedFeedAPI(postCount: 40)
+    let feed = OfflineFeed(repository: FeedRepository(api: api, pageSize: 20), persistence: SlowPersistence(saved: nil))
+    try await feed.refresh()
+    api.failNext(URLError(.badServerResponse))
+    await #expect(throws: FeedError(URLError(.badServerResponse)), "the error is mapped with FeedError(_:)") { try await feed.refresh() }
+    let status = await feed.status
+    #expect(
+      status == .live,
+      "a server error says nothing about the connection: the posts are still the live ones, so the status stays .live, not .offline; it is \(status)"
+    )
+  }
+
+  @Test func aNextPageTellsWhetherTheNetworkIsBack() async throws {
+    let api = ScriptedFeedAPI(postCount: 60)
+    let feed = OfflineFeed(repository: FeedRepository(api: api, pageSize: 20), persistence: SlowPersistence(saved: nil))
+    try await feed.refresh()
+    api.failNext(URLError(.notConnectedToInternet))
+    await #expect(throws: FeedError.offline, "a next page with no connection fails as .offline") { try await feed.loadNextPage() }
+    #expect(await feed.status == .offline, "the next page failed offline: the status should say offline")
+    try await feed.loadNextPage()
+    #expect(await feed.status == .live, "a next page arrived and added posts: the network is back, so offline becomes live")
+
+    let short = ScriptedFeedAPI(postCount: 10)
+    let ended = OfflineFeed(repository: FeedRepository(api: short, pageSize: 20), persistence: SlowPersistence(saved: nil))
+    try await ended.refresh()  // one page, no cursor: no more pages
+    short.failNext(URLError(.notConnectedToInternet))
+    await #expect(throws: FeedError.offline) { try await ended.refresh() }
+    try await ended.loadNextPage()
+    #expect(short.pageRequests.count == 2, "past the last page loadNextPage sends nothing; requests: \(short.pageRequests)")
+    let status = await ended.status
+    #expect(
+      status == .offline, "no request went out, so nothing says the network is back: the status stays offline; it is \(status)")
+  }
+
+  @Test func aSavedFeedWithNoPostsIsNothingToShow() async throws {
+    let gate = Gate()
+    gate.open()
+    let persistence = SlowPersistence(saved: FeedSnapshot(posts: [], nextCursor: "after:p5", savedAt: Self.savedAt), gate: gate)
+    let repository = FeedRepository(api: ScriptedFeedAPI(postCount: 40), pageSize: 20)
+    let feed = OfflineFeed(repository: repository, persistence: persistence)
+    await feed.restoreSaved()
+    #expect(await feed.status == .empty, "a saved feed with no posts has nothing to show: the status stays .empty, not .cached")
+    #expect(await repository.cursor == nil, "a saved feed with no posts is not restored: the repository keeps its state (no saved cursor)")
+  }
+
+  @Test func eachPageIsSavedWithItsCursorAndTheInjectedTime() async throws {
+    let now = Date(timeIntervalSince1970: 1_750_000_000)
+    let persistence = SlowPersistence(saved: nil)
+    let feed = OfflineFeed(
+      repository: FeedRepository(api: ScriptedFeedAPI(postCount: 60), pageSize: 20), persistence: persistence, now: { now })
+    try await feed.refresh()
+    let first = await persistence.saves.last
+    #expect(
+      first == FeedSnapshot(posts: (0..<20).map(ScriptedFeedAPI.post), nextCursor: "after:p19", savedAt: now),
+      "after a refresh the save holds the 20 posts, the repository's cursor and savedAt from the injected now(); saved \(String(describing: first.map { ($0.posts.count, $0.nextCursor, $0.savedAt) }))"
+    )
+    try await feed.loadNextPage()
+    let second = await persistence.saves.last
+    #expect(
+      second?.posts.count == 40 && second?.nextCursor == "after:p39" && second?.savedAt == now,
+      "after the next page the save holds all 40 posts and the cursor after:p39, at now(); saved \(String(describing: second.map { ($0.posts.count, $0.nextCursor, $0.savedAt) }))"
+    )
+  }
+
+  @Test func aFailedSaveDoesNotFailThePage() async throws {
+    let disk = FullDisk()
+    let feed = OfflineFeed(repository: FeedRepository(api: ScriptedFeedAPI(postCount: 60), pageSize: 20), persistence: disk)
+    await #expect(throws: Never.self, "the page arrived; a full disk must not turn it into an error") { try await feed.refresh() }
+    await #expect(throws: Never.self, "the next page arrived; a full disk must not turn it into an error") { try await feed.loadNextPage() }
+    #expect(await feed.posts.count == 40, "both pages are on screen")
+    #expect(await feed.status == .live, "the posts are live")
+    #expect(await disk.attempts >= 2, "each page is still saved (and the failure ignored)")
   }
 }

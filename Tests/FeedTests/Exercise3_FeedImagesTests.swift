@@ -140,4 +140,29 @@ struct Exercise3_FeedImagesTests {
       #expect(server.urls.count == 1, "after the warning the image should come back from disk, not from the network")
     }
   }
+
+  @Test func aWindowPastTheEndIsEmpty() async throws {
+    let images = FeedImages(loader: ImageLoader(fetch: ImageServer().fetch(), diskCache: nil), lookahead: 10)
+    // After a refresh the feed can be shorter than the rows the screen last reported.
+    await images.visibleRowsChanged(15..<20, of: Self.posts(12))
+    #expect(await images.prefetching.isEmpty, "rows 15–19 of a 12-post feed: nothing is ahead (clamp the window to the feed, never a crash)")
+  }
+
+  @Test func theNextScrollAfterAMemoryWarningPrefetchesAgain() async throws {
+    let server = ImageServer()
+    let images = FeedImages(loader: ImageLoader(fetch: server.fetch(), diskCache: nil), lookahead: 3)
+    let posts = Self.posts(30)
+    await images.visibleRowsChanged(0..<1, of: posts)
+    await settle()
+    await images.handleMemoryWarning()
+    await images.visibleRowsChanged(10..<11, of: posts)
+    let expected = posts[11..<14].compactMap(\.imageUrl)
+    #expect(
+      await images.prefetching == expected,
+      "a memory warning stops what was queued, not prefetching itself: the next scroll asks for rows 11–13")
+    await settle()
+    #expect(
+      Set(expected).isSubset(of: Set(server.urls)),
+      "the images ahead of the new window should be fetched after the warning; fetched \(server.urls.map(\.lastPathComponent))")
+  }
 }

@@ -137,4 +137,96 @@ struct Exercise4_FeedActionsTests {
     _ = try await actions.comment("first", on: "p6")
     #expect(api.storedComments == 2, "two taps on Send are two comments: each needs its own key")
   }
+
+  @Test func aLikeOnAPostNotInTheFeedSendsNothing() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let actions = FeedActions(api: api, repository: try await loadedFeed(api))
+    do {
+      try await actions.toggleLike(postID: "p999")
+      Issue.record("a like on a post that is not in the feed should throw .failed(reason:)")
+    } catch {
+      if case .failed = error {} else { Issue.record("a like on a post that is not in the feed should throw .failed(reason:), threw \(error)") }
+    }
+    #expect(api.likeRequestCount == 0, "there is nothing to flip on screen and nothing to roll back: no request is sent")
+  }
+
+  @Test func anUnlikeNeverCountsBelowZero() async throws {
+    let clock = ManualClock()
+    let repository = try await loadedFeed(ScriptedFeedAPI(postCount: 20))
+    // The server's count lags: the post is liked by me, yet counted at 0.
+    var lagging = try #require(await repository.post(id: "p0"))
+    lagging.likedByMe = true
+    lagging.likeCount = 0
+    await repository.update(lagging)
+    let actions = FeedActions(api: ScriptedFeedAPI(postCount: 20, clock: clock), repository: repository)
+    let unlike = Task { try await actions.toggleLike(postID: "p0") }
+    await clock.waitForSleepers(1)
+    let optimistic = await repository.post(id: "p0")
+    #expect(optimistic?.likedByMe == false, "the unlike shows at once")
+    #expect(
+      optimistic?.likeCount == 0,
+      "a like count is never negative: an unlike at 0 stays at 0; the feed shows \(optimistic.map { String($0.likeCount) } ?? "no p0")")
+    await clock.advance(by: .seconds(1))
+    _ = try await unlike.value
+  }
+
+  @Test("the server's answer to a like is stored even over a newer local change")
+  func theServersCopyIsStoredOnSuccess() async throws {
+    let clock = ManualClock()
+    let repository = try await loadedFeed(ScriptedFeedAPI(postCount: 20))
+    let actions = FeedActions(api: ScriptedFeedAPI(postCount: 20, clock: clock), repository: repository)
+    let like = Task { try await actions.toggleLike(postID: "p4") }
+    await clock.waitForSleepers(1)
+    var local = try #require(await repository.post(id: "p4"))
+    local.text = "a copy made on the device meanwhile"
+    await repository.update(local)
+    await clock.advance(by: .seconds(1))
+    let confirmed = try await like.value
+    #expect(
+      await repository.post(id: "p4") == confirmed,
+      "on success the server's copy is the newest word on the post: it is stored whatever the app changed meanwhile")
+  }
+
+  @Test func failuresAreMappedToFeedErrors() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let actions = FeedActions(api: api, repository: try await loadedFeed(api), maximumCommentAttempts: 2)
+    let expected = FeedError(URLError(.badServerResponse))
+    if case .network = expected {} else { Issue.record("FeedError(_:) should map a bad server response to .network, got \(expected)") }
+    api.setLikeFailure(URLError(.badServerResponse))
+    await #expect(throws: expected, "a refused like reports the error mapped with FeedError(_:), not a reason of your own") {
+      try await actions.toggleLike(postID: "p1")
+    }
+    api.failComments(with: URLError(.badServerResponse))
+    await #expect(throws: expected, "a comment that failed every attempt reports the error mapped with FeedError(_:)") {
+      try await actions.comment("hi", on: "p1")
+    }
+  }
+
+  @Test("a cancelled comment is not retried")
+  func aCancelledCommentIsNotRetried() async throws {
+    let clock = ManualClock()
+    let api = ScriptedFeedAPI(postCount: 20, clock: clock)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    let actions = FeedActions(api: api, repository: repository, maximumCommentAttempts: 3)
+    let send = Task { try await actions.comment("hello", on: "p2") }
+    await clock.waitForSleepers(1)
+    send.cancel()
+    let result = await send.result
+    #expect(throws: (any Error).self, "a comment whose task was cancelled reports the failure") { try result.get() }
+    #expect(
+      api.commentAttempts == 1,
+      "the user left while the first attempt was in flight: no further attempt starts (each would fail at once, cancelled); the API saw \(api.commentAttempts)"
+    )
+    #expect(api.storedComments == 0, "the cancelled attempt never reached the server")
+  }
+
+  @Test func aCommentOnAPostNotInTheFeedIsStillSent() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    let actions = FeedActions(api: api, repository: repository)
+    let before = await repository.posts
+    let comment = try await actions.comment("still here?", on: "p77")
+    #expect(comment.postID == "p77" && api.storedComments == 1, "the comment is sent even though a refresh dropped its post from the feed")
+    #expect(await repository.posts == before, "with no such post in the feed there is no count to move, and nothing else changes")
+  }
 }

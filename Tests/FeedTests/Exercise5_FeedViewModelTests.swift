@@ -1,4 +1,5 @@
 import Foundation
+import ImageCache
 import Testing
 import WorkbookTesting
 
@@ -149,5 +150,133 @@ struct Exercise5_FeedViewModelTests {
     await model.rowAppeared(model.posts[17])
     #expect(model.posts.count == 40, "row 17 of 20 is within 5 of the end: the next page should load")
     #expect(model.isLoadingMore == false, "the bottom spinner should be gone after the page arrived")
+  }
+
+  @Test func appearingAgainLoadsNothing() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 40)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    await model.onAppear()  // back from a detail screen
+    #expect(
+      api.pageRequests.count == 1,
+      "onAppear runs once: the second appearance finds the state no longer .idle and asks for nothing; requests: \(api.pageRequests)")
+    #expect(model.state == .loaded(await model.feed.posts), "the screen stays loaded")
+  }
+
+  @Test("the last prefetchDistance rows load the next page, the row before them does not")
+  func theLastFiveRowsLoadTheNextPage() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 60)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    try #require(model.posts.count == 20, "the first page should show 20 posts before scrolling")
+    let rows = model.posts
+    await model.rowAppeared(rows[14])
+    #expect(
+      api.pageRequests.count == 1 && model.posts.count == 20,
+      "with 20 posts and prefetchDistance 5, rows 15–19 are near the end; row 14 is not and loads nothing; requests: \(api.pageRequests)")
+    await model.rowAppeared(rows[15])
+    #expect(model.posts.count == 40, "row 15 is one of the last 5 rows: the next page should load")
+  }
+
+  @Test func anOfflineRefreshKeepsThePostsAndSaysSo() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 40)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    let before = model.posts
+    #expect(model.message == nil, "a launch that succeeded leaves no message")
+    api.failNext(URLError(.notConnectedToInternet))
+    await model.refresh()
+    #expect(
+      model.state == .loaded(before),
+      "offline with posts on screen, a refresh ends like an offline launch: loaded with the same posts, not an error screen; state is \(model.state)")
+    #expect(model.status == .offline, "the status should say the app is offline")
+    #expect(model.message != nil, "a message should say the refresh could not reach the network")
+    await model.refresh()
+    #expect(model.message == nil, "a refresh that succeeded clears the message: the problem is over")
+    #expect(model.status == .live, "after a refresh that succeeded the status is live")
+    api.failNext(URLError(.badServerResponse))
+    await model.refresh()
+    #expect(model.message != nil, "a refresh that failed sets the message, next to the failed state")
+  }
+
+  @Test func aFailedNextPageKeepsThePostsAndSaysWhy() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 60)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    try #require(model.posts.count == 20, "the first page should show 20 posts before scrolling")
+    let before = model.state
+    api.failNext(URLError(.notConnectedToInternet))
+    await model.rowAppeared(model.posts[19])
+    #expect(model.state == before, "a failed next page changes neither the posts nor the state; state is \(model.state)")
+    #expect(model.message != nil, "the failure of the next page is reported in the message")
+    #expect(model.status == .offline, "the page failed offline: the status is the feed's, offline")
+    #expect(model.isLoadingMore == false, "the bottom spinner is gone once the call returns, failed or not")
+  }
+
+  @Test func aRowMovesTheImageWindowBelowIt() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 40)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    let images = FeedImages(
+      loader: ImageLoader(fetch: Exercise3_FeedImagesTests.ImageServer().fetch(), diskCache: nil), lookahead: 3)
+    let model = FeedViewModel(
+      feed: OfflineFeed(repository: repository, persistence: FeedDiskStore(fileURL: directory.file("feed.json"))),
+      actions: FeedActions(api: api, repository: repository), images: images)
+    await model.onAppear()
+    try #require(model.posts.count == 20, "the first page should show 20 posts before scrolling")
+    let rows = model.posts
+    await model.rowAppeared(rows[3])
+    let window = await images.prefetching
+    #expect(
+      window == rows[4..<7].compactMap(\.imageUrl),
+      "row 3 appeared: the 3 posts below it (rows 4–6) are the window to prefetch; prefetching \(window.map(\.lastPathComponent))")
+    await images.prefetcher.stop()
+  }
+
+  @Test("a like during a refresh keeps it loading, and after a failed refresh keeps the error")
+  func aLikeKeepsTheKindOfState() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let clock = ManualClock()
+    let api = ScriptedFeedAPI(postCount: 40, clock: clock)
+    let repository = FeedRepository(api: api, pageSize: 20)
+    let feed = OfflineFeed(repository: repository, persistence: FeedDiskStore(fileURL: directory.file("feed.json")))
+    // Pages are slow (on the clock); likes answer at once.
+    let model = FeedViewModel(feed: feed, actions: FeedActions(api: ScriptedFeedAPI(postCount: 40), repository: repository))
+    let appear = Task { await model.onAppear() }
+    await clock.waitForSleepers(1)
+    await clock.advance(by: .seconds(1))
+    await appear.value
+    try #require(model.posts.count == 20, "the first page should show 20 posts")
+    let post = model.posts[0]
+    let refresh = Task { await model.refresh() }
+    await clock.waitForSleepers(1)
+    await model.toggleLike(post)
+    #expect(model.posts.first?.likedByMe == true, "the like shows at once, refresh or not")
+    #expect(
+      model.state.isLoading,
+      "the refresh is still in flight: a like changes the posts, not the state, so the screen keeps its refresh spinner; state is \(model.state)")
+    await clock.advance(by: .seconds(1))
+    await refresh.value
+    api.failNext(URLError(.badServerResponse))
+    let failing = Task { await model.refresh() }
+    await clock.waitForSleepers(1)
+    await clock.advance(by: .seconds(1))
+    await failing.value
+    try #require(model.state.error != nil, "the second refresh failed: the state says so")
+    let next = try #require(model.posts.dropFirst().first)
+    await model.toggleLike(next)
+    #expect(
+      model.state.error != nil && model.posts.dropFirst().first?.likedByMe == true,
+      "a like after a failed refresh shows, and the failure stays on screen next to the posts; state is \(model.state)")
   }
 }

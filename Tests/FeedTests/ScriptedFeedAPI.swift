@@ -16,6 +16,8 @@ final class ScriptedFeedAPI: FeedAPI {
     var likeRequests: [(liked: Bool, postID: String)] = []
     var comments: [String: Comment] = [:]
     var commentKeys: [String] = []
+    /// Every comment request, counted as it arrives (before the latency, so a cancelled one counts).
+    var commentAttempts = 0
     /// The next n comment requests are stored but answered with a lost connection.
     var lostCommentResponses = 0
     /// Every comment request fails with this, before anything is stored.
@@ -44,6 +46,8 @@ final class ScriptedFeedAPI: FeedAPI {
   var pageRequests: [String?] { state.withLock { $0.pageRequests } }
   var commentKeys: [String] { state.withLock { $0.commentKeys } }
   var storedComments: Int { state.withLock { $0.comments.count } }
+  var commentAttempts: Int { state.withLock { $0.commentAttempts } }
+  var likeRequestCount: Int { state.withLock { $0.likeRequests.count } }
 
   func failNext(_ error: any Error) { state.withLock { $0.failures.append(error) } }
   func setLikeFailure(_ error: (any Error)?) { state.withLock { $0.likeFailure = error } }
@@ -99,6 +103,7 @@ final class ScriptedFeedAPI: FeedAPI {
   }
 
   func postComment(_ text: String, postID: String, idempotencyKey: String) async throws -> Comment {
+    state.withLock { $0.commentAttempts += 1 }
     try await wait()
     return try state.withLock { state in
       state.commentKeys.append(idempotencyKey)

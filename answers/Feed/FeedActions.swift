@@ -34,9 +34,14 @@ public actor FeedActions {
   /// Likes the post if it is not liked, unlikes it otherwise, and returns the post as the
   /// server confirmed it.
   ///
-  /// The repository shows the new state before the request is sent. If the request fails, the
-  /// post goes back to the copy it had before (unless another change replaced the optimistic
-  /// copy meanwhile: that change owns the post now), and the error is thrown.
+  /// The repository shows the new state before the request is sent: `likedByMe` flipped and
+  /// `likeCount` moved by one, never below 0 (an unlike of a post the server counted at 0 stays
+  /// at 0). If the request fails, the post goes back to the copy it had before (unless another
+  /// change replaced the optimistic copy meanwhile: that change owns the post now), and the
+  /// error is thrown, mapped with `FeedError(_:)` (`.offline`, else `.network(...)`). On success
+  /// the server's copy is stored, even over a newer local change: it is the server's word on the
+  /// post, newer than anything the app guessed. A post that is not in the repository throws
+  /// `.failed(reason:)` and sends nothing.
   @discardableResult
   public func toggleLike(postID: String) async throws(FeedError) -> Post {
     guard let before = await repository.post(id: postID) else {
@@ -59,9 +64,17 @@ public actor FeedActions {
   /// Posts a comment, retrying failures up to `maximumCommentAttempts` times with one
   /// idempotency key, so the server keeps at most one copy however many attempts reach it.
   ///
-  /// Being offline is not retried (the next attempt would fail the same way at once). Once the
+  /// Being offline is not retried (the next attempt would fail the same way at once), and neither
+  /// is a failure once the calling task is cancelled (the user left: the attempt in flight ends,
+  /// its error is thrown, no new one starts). Errors are mapped with `FeedError(_:)`. Once the
   /// server has accepted the comment, the post's `commentCount` goes up by one: not before, since
-  /// a comment, unlike a like, is not shown until it exists.
+  /// a comment, unlike a like, is not shown until it exists. A post that is not in the repository
+  /// (a refresh dropped it) is still commented on; there is just no count to move.
+  ///
+  /// Yours to choose: whether a refusal the server would repeat (a 4xx other than 408 and 429) is
+  /// retried (the one key makes a retry harmless either way), which attempt's error is thrown
+  /// when all fail, and whether attempts wait between them (`FeedActions` has no clock; chapter
+  /// 3's manager already waits between its own retries of one request).
   public func comment(_ text: String, on postID: String) async throws(FeedError) -> Comment {
     let key = makeKey()
     var attempt = 1

@@ -45,6 +45,12 @@ public actor FeedRepository {
   /// Returns the posts this call added (empty when another caller added them first, when a
   /// refresh replaced the feed while the page was in flight, or when there are no more pages).
   /// Concurrent callers share one request for the same cursor.
+  ///
+  /// A post whose id is already in the feed is not added again: its newer copy replaces the old
+  /// one where it stands (the order of `posts` does not change), and it is not among the posts
+  /// returned. The same id twice in one page is one post too, the later copy winning. A failed
+  /// page throws: whether you rethrow the API's error as it is or map it with `FeedError(_:)` is
+  /// your choice (`OfflineFeed` maps either).
   @discardableResult
   public func loadNextPage() async throws -> [Post] {
     guard hasMore else { return [] }
@@ -73,7 +79,12 @@ public actor FeedRepository {
   }
 
   /// Fills the feed with posts saved on disk, unless a page from the network has already been
-  /// applied (saved posts are older: they must never replace fresh ones). Returns whether it did.
+  /// applied, by `loadNextPage()` or `replace(with:)` (saved posts are older: they must never
+  /// replace fresh ones). Returns whether it did.
+  ///
+  /// A restore starts the feed over like `replace(with:)`, cursor included: the next
+  /// `loadNextPage()` asks for the page after `saved.nextCursor`, and a saved page without a cursor
+  /// means no more pages (`hasMore` false, no request) until a refresh replaces the feed.
   ///
   /// The check and the replacement happen in one step on this actor, so a launch that restores
   /// the saved feed and fetches the first page at the same time cannot end with the older posts.
