@@ -114,4 +114,19 @@ struct Exercise1_NetworkErrorTests {
       }
     }
   }
+
+  @Test("an empty body is EmptyResponse and nothing else")
+  func anEmptyBodyIsOnlyAnEmptyResponse() {
+    #expect(
+      throws: NetworkError.self, "an empty body is no JSON: as any type other than EmptyResponse it is .decoding"
+    ) { try NetworkError.decode(Health.self, from: Data(), using: JSONCoding.decoder()) }
+    do {
+      _ = try NetworkError.decode(Health.self, from: Data(), using: JSONCoding.decoder())
+    } catch {
+      guard case .decoding = error else {
+        Issue.record("an empty body for Health should be .decoding, got \(error)")
+        return
+      }
+    }
+  }
 }

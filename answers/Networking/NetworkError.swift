@@ -137,7 +137,9 @@ extension NetworkError {
   }
 
   /// Decodes `data` as `T`, turning a decoder failure into `.decoding`. An empty body decodes as
-  /// `EmptyResponse`.
+  /// `EmptyResponse`; as any other type it is `.decoding`. Whether a body that is not empty is
+  /// read or ignored when `T` is `EmptyResponse` is your choice.
+
   public static func decode<T: Decodable>(_ type: T.Type, from data: Data, using decoder: JSONDecoder) throws(NetworkError) -> T {
     if data.isEmpty, let empty = EmptyResponse() as? T { return empty }
     do {
