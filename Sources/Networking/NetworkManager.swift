@@ -89,8 +89,6 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   /// is final. A plugin whose `prepare` throws ends the attempt before anything is sent: no
   /// `willSend`, no `didReceive`, and the error goes to the retry policy as `NetworkError(mapping:)`
   /// makes it. Whether a call whose request cannot be built uses up an id is your choice.
-
-
   public func response(for target: some TargetType, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
     // TODO: build, then retry: token, plugins, `perform`, status check, one replay after a 401.
     throw .encoding(NotImplemented("NetworkManager.response(for:)").description)
@@ -102,7 +100,6 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   /// the task with `dataTask(for:priority:completion:)`. A URLSession error is mapped with
   /// `NetworkError(mapping:)`; which error a response that is not HTTP becomes is your choice
   /// (`.transport(.badServerResponse)` is the usual one).
-
   public nonisolated func perform(_ request: URLRequest, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
     // TODO: wrap `dataTask` in a continuation, cancelled with the caller.
     throw .encoding(NotImplemented("NetworkManager.perform").description)

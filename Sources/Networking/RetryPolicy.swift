@@ -110,7 +110,6 @@ public struct RetryPolicy: Sendable {
   /// The wait before retry number `retry` (1 = the first retry): `baseDelay · 2^(retry-1)`,
   /// capped at `maxDelay`, then jittered with one draw from `random`. O(retry) at most. A `retry`
   /// below 1 counts as 1: the wait is never shorter than the first one.
-
   public func backoff(beforeRetry retry: Int, random: RandomSource) -> Duration {
     // TODO: double per retry, cap at `maxDelay`, then apply `jitter` (placeholder: `baseDelay`).
     baseDelay
@@ -124,7 +123,6 @@ public struct RetryPolicy: Sendable {
   /// Whether a request may be sent twice: an idempotent method, or any method with an
   /// idempotency key the server deduplicates on. A plain POST could create two orders. An empty
   /// key is a bug of the caller's: whether it counts as a key is your choice, and no test sends one.
-
   public func mayRetry(method: HTTPMethod, idempotencyKey: String?) -> Bool {
     // TODO: an idempotent method, or any method with a key (placeholder: false).
     false
@@ -149,7 +147,6 @@ public struct RetryPolicy: Sendable {
   ///
   /// A date's wait is the exact time from `now` to it, to the millisecond: `now` rarely falls on a
   /// whole second, and a wait cut down to whole seconds sends the retry before the server's time.
-
   ///
   /// `HTTPDate.parse(_:now:)` (given, in the Workbook module) reads the three date formats.
   public static func retryAfter(_ value: String, now: Date) -> Duration? {
@@ -161,7 +158,6 @@ public struct RetryPolicy: Sendable {
   /// `maxRetryAfter` when it sent a valid one, with no jitter (the server chose the time), the
   /// jittered backoff otherwise. The header counts with whatever status it came: a 500 or a 502
   /// that asks for 5 s gets 5 s, like a 503 or a 429.
-
   public func delay(after error: NetworkError, beforeRetry retry: Int, random: RandomSource, now: Date) -> Duration {
     // TODO: prefer a valid `Retry-After`, capped (placeholder: it ignores the header).
     backoff(beforeRetry: retry, random: random)
@@ -180,7 +176,6 @@ public struct RetryPolicy: Sendable {
   /// for zero or does not sleep at all; and, when the task is cancelled during an attempt that
   /// then fails, whether the caller gets that attempt's error or `.cancelled` (no attempt and no
   /// wait may follow either way).
-
   public func run<T, C: Clock>(
     method: HTTPMethod, idempotencyKey: String? = nil, clock: C, random: RandomSource = .system,
     now: () -> Date = Date.init, operation: (_ attempt: Int) async throws -> T

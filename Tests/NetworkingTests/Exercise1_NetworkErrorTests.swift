@@ -129,4 +129,16 @@ struct Exercise1_NetworkErrorTests {
       }
     }
   }
+
+  @Test("the text a case carries is for logs, never for the user's sentence")
+  func theCarriedTextStaysOutOfTheSentence() {
+    for error in [NetworkError.badURL("SECRET-U"), .decoding("keyNotFound: SECRET-D"), .encoding("SECRET-E")] {
+      let text = error.errorDescription ?? ""
+      #expect(!text.isEmpty, "\(error) needs a sentence for the user")
+      #expect(
+        !text.contains("SECRET"),
+        "the text of .badURL, .decoding and .encoding is for logs (a decoder's message quotes the response): keep it out of the sentence; got: \(text)"
+      )
+    }
+  }
 }

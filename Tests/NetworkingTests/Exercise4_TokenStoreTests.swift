@@ -360,4 +360,27 @@ struct Exercise4_TokenStoreTests {
     #expect(rejected.values == [nil], "with no session there is nothing to refresh, so no replay: sent \(rejected.values)")
     #expect(refreshes.value == 0, "signed out, nothing may refresh, saw \(refreshes.value)")
   }
+
+  @Test("a 401 for an older token joins the refresh in flight instead of taking the current token")
+  func anOlderRejectedTokenJoinsTheRefresh() async throws {
+    let clock = ManualClock()
+    let refreshes = Counter()
+    let store = TokenStore(token: old) { _ in
+      let number = refreshes.increment()
+      try await clock.sleep(for: .seconds(1))
+      return Self.token(number)
+    }
+    let callers = await crowd(store, count: 2, rejected: "old", clock: clock)
+    // A request sent with a token older than "old" comes back 401 while "old" is being refreshed.
+    let late = Task { try await store.refreshedAccessToken(after: "older") }
+    await settle()
+    await clock.advance(by: .seconds(1))
+    let token = try? await late.value
+    #expect(
+      token == "new-1",
+      "a refresh is in flight, so the current token was rejected too: the late caller should wait for the new token, not get the dead one; got \(String(describing: token))"
+    )
+    for task in callers.tasks { _ = await task.result }
+    #expect(refreshes.value == 1, "everyone shares the one refresh, saw \(refreshes.value)")
+  }
 }

@@ -216,4 +216,18 @@ struct Exercise5_PluginTests {
       "a cancelled attempt was sent and did not succeed: one failure with its duration; got \(snapshot.successes) successes, \(snapshot.failures) failures, \(snapshot.durations.count) durations"
     )
   }
+
+  @Test("for a request that needs no auth the token is not even asked for")
+  func aPublicRequestDoesNotAskForTheToken() async throws {
+    let asked = Counter()
+    let plugin = AccessTokenPlugin {
+      asked.increment()
+      return "abc"
+    }
+    _ = try await plugin.prepare(request, context: RequestContext(id: 1, requiresAuth: false))
+    #expect(
+      asked.value == 0,
+      "the token may wait for a refresh, and the refresh request needs no auth: asking for the token there waits for itself; asked \(asked.value) time(s)"
+    )
+  }
 }

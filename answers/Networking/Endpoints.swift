@@ -13,7 +13,6 @@ import Workbook
 /// (say `https://staging.api.example.com/v1` and a local port), never production's. Which hosts
 /// and port they are is your choice. A `custom` URL is used exactly as given, with nothing
 /// appended: whoever names another server names its prefix too.
-
 public enum APIEnvironment: Sendable, Equatable {
   case development
   case staging
@@ -104,7 +103,6 @@ struct TextBody: Encodable, Sendable {
 /// | `profile` | GET | `/users/me` | | yes |
 /// | `updateProfile` | PUT | `/users/me` | | yes |
 /// | `uploadAvatar` | POST | `/users/me/avatar` (multipart, one file part named `avatar`) | | yes |
-
 /// | `posts` | GET | `/posts` | `page`, `limit` | yes |
 /// | `post` | GET | `/posts/{id}` | | yes |
 /// | `createPost` | POST | `/posts` | | yes |
@@ -121,7 +119,6 @@ struct TextBody: Encodable, Sendable {
 /// refresh an `AuthToken`; profile, updateProfile and uploadAvatar a `User`; posts and search a
 /// `Page<Post>`; post, createPost and updatePost a `Post`; logout, deletePost and custom an empty
 /// body.
-
 public enum API: TargetType {
   case login(email: String, password: String)
   case register(name: String, email: String, password: String)
@@ -261,7 +258,6 @@ public struct APIResponse<T: Decodable & Sendable>: Decodable, Sendable {
   /// errors win over data that came with them (the form did not validate): the error carries them
   /// all, in order. An empty `errors` list is no error. No data and no errors is a
   /// `ValidationError` with no fields.
-
   public func unwrap() throws(ValidationError) -> T {
     if let errors, !errors.isEmpty { throw ValidationError(fields: errors) }
     guard let data else { throw ValidationError(fields: []) }
@@ -283,7 +279,6 @@ public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
 
   /// Whether a page after this one exists: the items up to the end of this page (`page · limit`)
   /// are fewer than `total`. Page 2 of 20 items by 10 is the last page.
-
   public var hasMore: Bool { page * limit < total }
   /// The number of the next page, or nil after the last one.
   public var nextPage: Int? { hasMore ? page + 1 : nil }
@@ -326,7 +321,6 @@ public struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Senda
   /// Appends the page's new items, in order, and remembers its cursor. Ignored once exhausted.
   /// O(page size). Only a nil cursor ends the list; whether an empty cursor (`""`) does too is
   /// your choice (the server never sends one).
-
   public mutating func apply(_ page: CursorPage<Item>) {
     guard !isExhausted else { return }
     for item in page.items where seen.insert(item.id).inserted {
@@ -337,7 +331,6 @@ public struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Senda
   }
 
   /// Starts over, for pull to refresh: no items, no cursor, not exhausted.
-
   public mutating func reset() {
     self = CursorPagination()
   }
@@ -379,7 +372,6 @@ public enum LoadingState<Value: Sendable>: Sendable {
   /// is not a failure: the state goes back to the value it had, or to `.idle`. That is
   /// `.loaded(value)` whenever there is a value to show, and `.idle` when there is none; an error
   /// shown before the load started is not brought back.
-
   public mutating func finish(with result: Result<Value, NetworkError>) {
     switch result {
     case .success(let value):
@@ -413,7 +405,6 @@ public struct StubbingClient<C: Clock>: Sendable where C.Duration == Duration {
   /// The sample body of `target`, after the delay. Cancellation during the delay throws
   /// `.cancelled`, and so does a task already cancelled when it calls, `.immediate` or not: a
   /// stub behaves like the network, which answers a cancelled task with nothing.
-
   public func data(for target: some TargetType) async throws(NetworkError) -> Data {
     if case .delayed(let delay) = behavior {
       do {

@@ -100,8 +100,6 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   /// is final. A plugin whose `prepare` throws ends the attempt before anything is sent: no
   /// `willSend`, no `didReceive`, and the error goes to the retry policy as `NetworkError(mapping:)`
   /// makes it. Whether a call whose request cannot be built uses up an id is your choice.
-
-
   public func response(for target: some TargetType, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
     nextID += 1
     let id = nextID
@@ -152,7 +150,6 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   /// the task with `dataTask(for:priority:completion:)`. A URLSession error is mapped with
   /// `NetworkError(mapping:)`; which error a response that is not HTTP becomes is your choice
   /// (`.transport(.badServerResponse)` is the usual one).
-
   public nonisolated func perform(_ request: URLRequest, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
     let handle = TaskHandle()
     do {

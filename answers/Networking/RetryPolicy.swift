@@ -109,7 +109,6 @@ public struct RetryPolicy: Sendable {
   /// The wait before retry number `retry` (1 = the first retry): `baseDelay · 2^(retry-1)`,
   /// capped at `maxDelay`, then jittered with one draw from `random`. O(retry) at most. A `retry`
   /// below 1 counts as 1: the wait is never shorter than the first one.
-
   public func backoff(beforeRetry retry: Int, random: RandomSource) -> Duration {
     var delay = baseDelay
     var step = 1
@@ -133,7 +132,6 @@ public struct RetryPolicy: Sendable {
   /// Whether a request may be sent twice: an idempotent method, or any method with an
   /// idempotency key the server deduplicates on. A plain POST could create two orders. An empty
   /// key is a bug of the caller's: whether it counts as a key is your choice, and no test sends one.
-
   public func mayRetry(method: HTTPMethod, idempotencyKey: String?) -> Bool {
     Self.idempotentMethods.contains(method) || idempotencyKey != nil
   }
@@ -161,7 +159,6 @@ public struct RetryPolicy: Sendable {
   ///
   /// A date's wait is the exact time from `now` to it, to the millisecond: `now` rarely falls on a
   /// whole second, and a wait cut down to whole seconds sends the retry before the server's time.
-
   ///
   /// The seconds are read by hand in O(length); a date goes to `HTTPDate.parse` (given, in the
   /// Workbook module), which builds no `DateFormatter`.
@@ -188,7 +185,6 @@ public struct RetryPolicy: Sendable {
   /// `maxRetryAfter` when it sent a valid one, with no jitter (the server chose the time), the
   /// jittered backoff otherwise. The header counts with whatever status it came: a 500 or a 502
   /// that asks for 5 s gets 5 s, like a 503 or a 429.
-
   public func delay(after error: NetworkError, beforeRetry retry: Int, random: RandomSource, now: Date) -> Duration {
     if case .http(_, _, let header?) = error, let asked = Self.retryAfter(header, now: now) {
       return min(asked, maxRetryAfter)
@@ -209,7 +205,6 @@ public struct RetryPolicy: Sendable {
   /// for zero or does not sleep at all; and, when the task is cancelled during an attempt that
   /// then fails, whether the caller gets that attempt's error or `.cancelled` (no attempt and no
   /// wait may follow either way).
-
   public func run<T, C: Clock>(
     method: HTTPMethod, idempotencyKey: String? = nil, clock: C, random: RandomSource = .system,
     now: () -> Date = Date.init, operation: (_ attempt: Int) async throws -> T
