@@ -285,7 +285,8 @@ struct Exercise3_RetryPolicyTests {
       }
     }
     #expect(attempts.value == 1, "a maxAttempts below 1 counts as 1: the request is sent once, not never and not again; sent \(attempts.value) times")
-    #expect(result.networkError == .http(status: 503, body: Data()), "the one attempt's failure reaches the caller, got \(String(describing: result.networkError))")
+    #expect(
+      result.networkError == .http(status: 503, body: Data()), "the one attempt's failure reaches the caller, got \(String(describing: result.networkError))")
     #expect(clock.sleepHistory.isEmpty, "one attempt leaves nothing to wait for, but the loop waited \(clock.sleepHistory)")
   }
 

@@ -347,7 +347,8 @@ struct Exercise4_TokenStoreTests {
       sent.append(token)
       return 7
     }
-    #expect(value == 7 && sent.values == [nil], "signed out, send runs once with nil (the server decides); got \(String(describing: value)) after \(sent.values)")
+    #expect(
+      value == 7 && sent.values == [nil], "signed out, send runs once with nil (the server decides); got \(String(describing: value)) after \(sent.values)")
     let rejected = Recorder<String?>()
     let error = await failure(
       of: Task {

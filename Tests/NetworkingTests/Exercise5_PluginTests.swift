@@ -187,7 +187,8 @@ struct Exercise5_PluginTests {
         .utf8)
     let logged = Redactor.body(body)
     #expect(
-      logged == #"{"email":"<redacted>","password":"<redacted>","refresh_token":"<redacted>","token":"<redacted>","user":{"access_token":"<redacted>","id":7}}"#,
+      logged
+        == #"{"email":"<redacted>","password":"<redacted>","refresh_token":"<redacted>","token":"<redacted>","user":{"access_token":"<redacted>","id":7}}"#,
       "a secret key's value is replaced by the mask whether it is a string, a number, null, an object or an array (a PIN is a number; a token may be an object); got \(logged)"
     )
   }

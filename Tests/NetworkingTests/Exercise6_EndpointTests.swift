@@ -206,7 +206,8 @@ struct Exercise6_EndpointTests {
       from: Data(#"{"data":{"id":"u","name":"A","email":"a@b"},"errors":[{"field":"name","message":"Too short."}]}"#.utf8))
     #expect(
       throws: ValidationError(fields: [FieldError(field: "name", message: "Too short.")]),
-      "an envelope with field errors did not validate, even with data: unwrap throws them") { try both.unwrap() }
+      "an envelope with field errors did not validate, even with data: unwrap throws them"
+    ) { try both.unwrap() }
     let emptyList = APIResponse<User>(data: User(id: "u", name: "A", email: "a@b"), errors: [])
     #expect((try? emptyList.unwrap())?.id == "u", "an empty errors list is no error: the data unwraps")
     let nothing = APIResponse<User>(data: nil)

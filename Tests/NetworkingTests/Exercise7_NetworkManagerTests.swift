@@ -511,7 +511,8 @@ struct Exercise7_NetworkManagerTests {
       let plugin = RecordingPlugin()
       let client = manager(session, clock: clock, plugins: [plugin, FailingPlugin(error: thrown)])
       let error = await outcome(on: clock) { try await client.response(for: Get<Health>(path: "/health")) }.networkError
-      #expect(error == expected, "prepare threw \(thrown): the caller gets it as NetworkError(mapping:) makes it, \(expected); got \(String(describing: error))")
+      #expect(
+        error == expected, "prepare threw \(thrown): the caller gets it as NetworkError(mapping:) makes it, \(expected); got \(String(describing: error))")
       #expect(
         plugin.events.values == ["prepare 1/1"],
         "a request that was never prepared is never sent: no willSend, no didReceive, no process; the plugins saw \(plugin.events.values)")
