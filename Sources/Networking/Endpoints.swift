@@ -10,7 +10,9 @@ import Workbook
 
 /// Where the API lives. Each base URL carries the `/v1` prefix every path is appended to:
 /// production is `https://api.example.com/v1`; staging and development are hosts of their own
-/// (say `https://staging.api.example.com/v1` and a local port), never production's.
+/// (say `https://staging.api.example.com/v1` and a local port), never production's. Which hosts
+/// and port they are is your choice. A `custom` URL is used exactly as given, with nothing
+/// appended: whoever names another server names its prefix too.
 public enum APIEnvironment: Sendable, Equatable {
   case development
   case staging
@@ -97,7 +99,7 @@ struct TextBody: Encodable, Sendable {
 /// | `logout` | POST | `/auth/logout` | | yes |
 /// | `profile` | GET | `/users/me` | | yes |
 /// | `updateProfile` | PUT | `/users/me` | | yes |
-/// | `uploadAvatar` | POST | `/users/me/avatar` (multipart, one file part) | | yes |
+/// | `uploadAvatar` | POST | `/users/me/avatar` (multipart, one file part named `avatar`) | | yes |
 /// | `posts` | GET | `/posts` | `page`, `limit` | yes |
 /// | `post` | GET | `/posts/{id}` | | yes |
 /// | `createPost` | POST | `/posts` | | yes |
@@ -108,6 +110,12 @@ struct TextBody: Encodable, Sendable {
 ///
 /// Bodies are JSON in the API's conventions (`JSONCoding`): login and register send their
 /// fields, refresh sends `refresh_token`, a profile or post update sends `name` or `text`.
+/// The avatar's one part carries the case's data, filename and MIME type.
+///
+/// What each endpoint answers, which its `sampleData` is an example of: login, register and
+/// refresh an `AuthToken`; profile, updateProfile and uploadAvatar a `User`; posts and search a
+/// `Page<Post>`; post, createPost and updatePost a `Post`; logout, deletePost and custom an empty
+/// body.
 public enum API: TargetType {
   case login(email: String, password: String)
   case register(name: String, email: String, password: String)
@@ -199,7 +207,10 @@ public struct APIResponse<T: Decodable & Sendable>: Decodable, Sendable {
     []
   }
 
-  /// The data, or a `ValidationError` when the envelope has field errors or no data.
+  /// The data, or a `ValidationError` when the envelope has field errors or no data. Field
+  /// errors win over data that came with them (the form did not validate): the error carries them
+  /// all, in order. An empty `errors` list is no error. No data and no errors is a
+  /// `ValidationError` with no fields.
   public func unwrap() throws(ValidationError) -> T {
     // TODO: the data, or a ValidationError with the field errors.
     throw ValidationError(fields: [FieldError(field: "", message: NotImplemented("APIResponse.unwrap").description)])
@@ -218,7 +229,8 @@ public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
   public var limit: Int
   public var total: Int
 
-  /// Whether a page after this one exists.
+  /// Whether a page after this one exists: the items up to the end of this page (`page · limit`)
+  /// are fewer than `total`. Page 2 of 20 items by 10 is the last page.
   // TODO: work it out from `page`, `limit` and `total` (placeholder: false).
   public var hasMore: Bool { false }
   /// The number of the next page, or nil after the last one.
@@ -261,12 +273,13 @@ public struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Senda
   public init() {}
 
   /// Appends the page's new items, in order, and remembers its cursor. Ignored once exhausted.
-  /// O(page size).
+  /// O(page size). Only a nil cursor ends the list; whether an empty cursor (`""`) does too is
+  /// your choice (the server never sends one).
   public mutating func apply(_ page: CursorPage<Item>) {
     // TODO: append the items not seen yet, keep the cursor (this empty body ignores the page).
   }
 
-  /// Starts over, for pull to refresh.
+  /// Starts over, for pull to refresh: no items, no cursor, not exhausted.
   public mutating func reset() {
     // TODO: forget the items, the ids and the cursor (this empty body keeps them).
   }
@@ -308,7 +321,9 @@ public enum LoadingState<Value: Sendable>: Sendable {
   }
 
   /// Moves to `.loaded` on success, to `.failed` (keeping the value) on failure. A cancelled load
-  /// is not a failure: the state goes back to the value it had, or to `.idle`.
+  /// is not a failure: the state goes back to the value it had, or to `.idle`. That is
+  /// `.loaded(value)` whenever there is a value to show, and `.idle` when there is none; an error
+  /// shown before the load started is not brought back.
   public mutating func finish(with result: Result<Value, NetworkError>) {
     // TODO: `.loaded`, `.failed` keeping the value, or back where it was if cancelled (stays put).
   }
@@ -333,7 +348,8 @@ public struct StubbingClient<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// The sample body of `target`, after the delay. Cancellation during the delay throws
-  /// `.cancelled`.
+  /// `.cancelled`, and so does a task already cancelled when it calls, `.immediate` or not: a
+  /// stub behaves like the network, which answers a cancelled task with nothing.
   public func data(for target: some TargetType) async throws(NetworkError) -> Data {
     // TODO: wait on `clock` when delayed (cancellation is `.cancelled`), then the sample.
     throw .encoding(NotImplemented("StubbingClient.data(for:)").description)

@@ -82,6 +82,13 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   /// Every attempt of one call shares one `RequestContext.id` (1 for the manager's first call,
   /// then counting up) and carries its own `attempt` number. Plugins see a status outside
   /// 200–299 as `.failure` (with `Retry-After`, read whatever its letter case, for a retry).
+  ///
+  /// The replay after a 401 belongs to the attempt that got the 401: the plugins see it with the
+  /// same id and the same `attempt` number (it is not a retry; the retry policy never saw the 401).
+  /// With no token store, a target that requires auth is sent without `Authorization` and a 401
+  /// is final. A plugin whose `prepare` throws ends the attempt before anything is sent: no
+  /// `willSend`, no `didReceive`, and the error goes to the retry policy as `NetworkError(mapping:)`
+  /// makes it. Whether a call whose request cannot be built uses up an id is your choice.
   public func response(for target: some TargetType, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
     // TODO: build, then retry: token, plugins, `perform`, status check, one replay after a 401.
     throw .encoding(NotImplemented("NetworkManager.response(for:)").description)
@@ -90,7 +97,9 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   /// Sends one request, with no retry, status check or plugin. Cancelling the calling task
   /// cancels the `URLSessionTask` at once and throws `.cancelled`, even when the cancellation
   /// comes before the task exists or before it was resumed: such a task is never resumed. Make
-  /// the task with `dataTask(for:priority:completion:)`.
+  /// the task with `dataTask(for:priority:completion:)`. A URLSession error is mapped with
+  /// `NetworkError(mapping:)`; which error a response that is not HTTP becomes is your choice
+  /// (`.transport(.badServerResponse)` is the usual one).
   public nonisolated func perform(_ request: URLRequest, priority: RequestPriority = .normal) async throws(NetworkError) -> HTTPResponse {
     // TODO: wrap `dataTask` in a continuation, cancelled with the caller.
     throw .encoding(NotImplemented("NetworkManager.perform").description)

@@ -114,4 +114,31 @@ struct Exercise1_NetworkErrorTests {
       }
     }
   }
+
+  @Test("an empty body is EmptyResponse and nothing else")
+  func anEmptyBodyIsOnlyAnEmptyResponse() {
+    #expect(
+      throws: NetworkError.self, "an empty body is no JSON: as any type other than EmptyResponse it is .decoding"
+    ) { try NetworkError.decode(Health.self, from: Data(), using: JSONCoding.decoder()) }
+    do {
+      _ = try NetworkError.decode(Health.self, from: Data(), using: JSONCoding.decoder())
+    } catch {
+      guard case .decoding = error else {
+        Issue.record("an empty body for Health should be .decoding, got \(error)")
+        return
+      }
+    }
+  }
+
+  @Test("the text a case carries is for logs, never for the user's sentence")
+  func theCarriedTextStaysOutOfTheSentence() {
+    for error in [NetworkError.badURL("SECRET-U"), .decoding("keyNotFound: SECRET-D"), .encoding("SECRET-E")] {
+      let text = error.errorDescription ?? ""
+      #expect(!text.isEmpty, "\(error) needs a sentence for the user")
+      #expect(
+        !text.contains("SECRET"),
+        "the text of .badURL, .decoding and .encoding is for logs (a decoder's message quotes the response): keep it out of the sentence; got: \(text)"
+      )
+    }
+  }
 }

@@ -129,4 +129,31 @@ struct Exercise2_RequestBuilderTests {
     _ = try await session.data(for: request)
     #expect(seen.values.first?.url?.absoluteString == "https://api.example.com/v1/health?v=a%20b", "URLSession should receive the URL as built")
   }
+
+  @Test("query names are sorted as given, before encoding, with Swift's String order")
+  func queryNamesAreSortedBeforeEncoding() throws {
+    let url = try builder.url(for: Get<Health>(path: "/s", query: ["é": "1", "z": "2", "B": "3", "a": "4"]))
+    #expect(
+      url.absoluteString == "https://api.example.com/v1/s?B=3&a=4&z=2&%C3%A9=1",
+      "names sort as the target gives them, with Swift's < (B, a, z, é), and only then are encoded: sorting the encoded text would put %C3%A9 first; got \(url)"
+    )
+  }
+
+  @Test("the target's own headers win over the Content-Type and Idempotency-Key the builder sets")
+  func theTargetsHeadersWin() throws {
+    let draft = Draft(postTitle: "Hi", publishAt: Date(timeIntervalSince1970: 0))
+    let target = Upload(
+      body: .json(draft), headers: ["Content-Type": "application/merge-patch+json", "Idempotency-Key": "mine"], idempotencyKey: "k-1")
+    let request = try builder.makeRequest(for: target)
+    #expect(
+      request.value(forHTTPHeaderField: "Content-Type") == "application/merge-patch+json",
+      "a target that names its Content-Type sends that one, not the body's default; got \(String(describing: request.value(forHTTPHeaderField: "Content-Type")))"
+    )
+    #expect(
+      request.value(forHTTPHeaderField: "Idempotency-Key") == "mine",
+      "the target's own headers win over everything the builder sets, the Idempotency-Key too; got \(String(describing: request.value(forHTTPHeaderField: "Idempotency-Key")))"
+    )
+    let plain = try builder.makeRequest(for: Upload(body: .json(draft)))
+    #expect(plain.value(forHTTPHeaderField: "Content-Type") == "application/json", "without a header of its own, a JSON body is application/json")
+  }
 }

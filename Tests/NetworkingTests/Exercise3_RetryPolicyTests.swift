@@ -228,4 +228,84 @@ struct Exercise3_RetryPolicyTests {
         "each wait should be the server's Retry-After (1 s), not the 2.5 s backoff; got \(clock.sleepHistory)")
     }
   }
+
+  @Test("a retry number below 1 waits like the first retry")
+  func backoffBelowTheFirstRetry() {
+    let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(500), maxDelay: .seconds(8), jitter: .none)
+    for retry in [0, -3, Int.min] {
+      let wait = policy.backoff(beforeRetry: retry, random: .constant(0.3))
+      #expect(wait == .milliseconds(500), "a retry number below 1 counts as 1 (the doc comment says so), so the wait is baseDelay; got \(wait) for \(retry)")
+    }
+  }
+
+  @Test("Retry-After: spaces and tabs around the value are no part of it (RFC 9110 §5.5)")
+  func retryAfterIgnoresSurroundingSpaces() {
+    let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
+    #expect(RetryPolicy.retryAfter(" 120 ", now: now) == .seconds(120), "\" 120 \" is 120 seconds: the spaces around a field value are not part of it")
+    #expect(RetryPolicy.retryAfter("\t7", now: now) == .seconds(7), "a tab before the digits is whitespace too: 7 seconds")
+    #expect(
+      RetryPolicy.retryAfter("  Wed, 21 Oct 2015 07:28:30 GMT ", now: now) == .seconds(30),
+      "a date with spaces around it is still the date: 30 s after now")
+    #expect(RetryPolicy.retryAfter("1 20", now: now) == nil, "a space inside the digits is not around the value: ignore the header")
+  }
+
+  @Test("Retry-After: a date's wait is exact to the millisecond, not cut to whole seconds")
+  func retryAfterDateToTheMillisecond() {
+    let now = Date(timeIntervalSince1970: 1_445_412_480.25)  // 07:28:00.250 GMT
+    let wait = RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:30 GMT", now: now)
+    #expect(
+      wait == .milliseconds(29_750),
+      "07:28:30 is 29.75 s after 07:28:00.250: a wait cut to 29 s retries before the server's time, 30 s waits longer than asked; got \(String(describing: wait))"
+    )
+  }
+
+  @Test("Retry-After counts with whatever status it came, and is not jittered")
+  func retryAfterWithAnyStatus() {
+    let now = Date(timeIntervalSince1970: 1_445_412_480)
+    let policy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .full, maxRetryAfter: .seconds(60))
+    for status in [500, 502, 503, 504, 408, 429] {
+      let wait = policy.delay(after: .http(status: status, body: Data(), retryAfter: "5"), beforeRetry: 1, random: .constant(0.5), now: now)
+      #expect(
+        wait == .seconds(5),
+        "a \(status) that asks for 5 s gets exactly 5 s: the header counts with any status and the server's time is not jittered; got \(wait)")
+    }
+    let backoff = policy.delay(after: .http(status: 500, body: Data()), beforeRetry: 1, random: .constant(0.5), now: now)
+    #expect(backoff == .milliseconds(500), "without Retry-After the wait is the jittered backoff, 0.5 × 1 s; got \(backoff)")
+  }
+
+  @Test("maxAttempts below 1 still makes the one attempt")
+  func atLeastOneAttempt() async {
+    let clock = ManualClock()
+    let policy = RetryPolicy(maxAttempts: 0, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none)
+    let attempts = Counter()
+    let result = await outcome(on: clock) {
+      try await policy.run(method: .get, clock: clock, random: .constant(0)) { _ -> Int in
+        attempts.increment()
+        throw NetworkError.http(status: 503, body: Data())
+      }
+    }
+    #expect(attempts.value == 1, "a maxAttempts below 1 counts as 1: the request is sent once, not never and not again; sent \(attempts.value) times")
+    #expect(
+      result.networkError == .http(status: 503, body: Data()), "the one attempt's failure reaches the caller, got \(String(describing: result.networkError))")
+    #expect(clock.sleepHistory.isEmpty, "one attempt leaves nothing to wait for, but the loop waited \(clock.sleepHistory)")
+  }
+
+  @Test("a task cancelled before run never sends the request")
+  func cancelledBeforeTheFirstAttempt() async {
+    let clock = ManualClock()
+    let policy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(10), jitter: .none)
+    let attempts = Counter()
+    let result = await outcome(on: clock) {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await policy.run(method: .get, clock: clock, random: .constant(0)) { _ -> Int in
+        attempts.increment()
+        return 1
+      }
+    }
+    #expect(
+      attempts.value == 0,
+      "the task was cancelled before run: cancellation before an attempt, the first one included, throws at once; the operation ran \(attempts.value) times"
+    )
+    #expect(result.networkError == .cancelled, "a cancelled caller gets .cancelled, got \(String(describing: result.networkError))")
+  }
 }

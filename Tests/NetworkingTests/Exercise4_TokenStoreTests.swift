@@ -296,4 +296,92 @@ struct Exercise4_TokenStoreTests {
       #expect(server.refreshCount == 1, "the server should see exactly one refresh call, saw \(server.refreshCount)")
     }
   }
+
+  @Test("a token that expires exactly refreshMargin from now is already within the margin")
+  func aTokenExpiringAtTheMarginIsRefreshed() async throws {
+    let now = Date(timeIntervalSince1970: 1_000_000)
+    let refreshes = Counter()
+    let edge = AuthToken(accessToken: "edge", refreshToken: "r0", expiresAt: now.addingTimeInterval(60))
+    let store = TokenStore(token: edge, refreshMargin: 60, now: { now }) { _ in Self.token(refreshes.increment()) }
+    let token = try await store.validAccessToken()
+    #expect(
+      token == "new-1",
+      "a token that expires in exactly 60 s with a 60 s margin expires within the margin: it should be refreshed before it is sent, got \(String(describing: token))"
+    )
+    let later = TokenStore(token: AuthToken(accessToken: "fresh", refreshToken: "r0", expiresAt: now.addingTimeInterval(61)), refreshMargin: 60, now: { now }) {
+      _ in Self.token(9)
+    }
+    #expect(try await later.validAccessToken() == "fresh", "a token with 61 s left and a 60 s margin is used as it is")
+  }
+
+  @Test("a waiter that is cancelled does not cancel the refresh the others wait for")
+  func aCancelledWaiterLeavesTheRefreshRunning() async throws {
+    let clock = ManualClock()
+    let refreshes = Counter()
+    let store = TokenStore(token: old) { _ in
+      let number = refreshes.increment()
+      try await clock.sleep(for: .seconds(1))  // a cancelled refresh throws here
+      return Self.token(number)
+    }
+    let callers = await crowd(store, count: 3, rejected: "old", clock: clock)
+    callers.tasks[0].cancel()  // the screen of the first caller closes
+    await settle()
+    await clock.advance(by: .seconds(1))
+    for task in callers.tasks.dropFirst() {
+      let token = try? await task.value
+      #expect(
+        token == "new-1",
+        "one caller was cancelled; the refresh belongs to every waiter, so the others should still get its token, got \(String(describing: token))")
+    }
+    _ = await callers.tasks[0].result  // `.cancelled` or the token: either is fine
+    #expect(refreshes.value == 1, "one refresh for all of them, saw \(refreshes.value)")
+    #expect(await store.current == Self.token(1), "the refresh's token should be stored")
+  }
+
+  @Test("signed out, authorized sends once with no token, and its 401 is final")
+  func authorizedWhenSignedOut() async {
+    let refreshes = Counter()
+    let store = TokenStore(token: nil) { _ in Self.token(refreshes.increment()) }
+    let sent = Recorder<String?>()
+    let value = try? await store.authorized { token -> Int in
+      sent.append(token)
+      return 7
+    }
+    #expect(
+      value == 7 && sent.values == [nil], "signed out, send runs once with nil (the server decides); got \(String(describing: value)) after \(sent.values)")
+    let rejected = Recorder<String?>()
+    let error = await failure(
+      of: Task {
+        try await store.authorized { token -> Int in
+          rejected.append(token)
+          throw NetworkError.unauthorized
+        }
+      })
+    #expect(error == .unauthorized, "a 401 without a session is final: .unauthorized, got \(String(describing: error))")
+    #expect(rejected.values == [nil], "with no session there is nothing to refresh, so no replay: sent \(rejected.values)")
+    #expect(refreshes.value == 0, "signed out, nothing may refresh, saw \(refreshes.value)")
+  }
+
+  @Test("a 401 for an older token joins the refresh in flight instead of taking the current token")
+  func anOlderRejectedTokenJoinsTheRefresh() async throws {
+    let clock = ManualClock()
+    let refreshes = Counter()
+    let store = TokenStore(token: old) { _ in
+      let number = refreshes.increment()
+      try await clock.sleep(for: .seconds(1))
+      return Self.token(number)
+    }
+    let callers = await crowd(store, count: 2, rejected: "old", clock: clock)
+    // A request sent with a token older than "old" comes back 401 while "old" is being refreshed.
+    let late = Task { try await store.refreshedAccessToken(after: "older") }
+    await settle()
+    await clock.advance(by: .seconds(1))
+    let token = try? await late.value
+    #expect(
+      token == "new-1",
+      "a refresh is in flight, so the current token was rejected too: the late caller should wait for the new token, not get the dead one; got \(String(describing: token))"
+    )
+    for task in callers.tasks { _ = await task.result }
+    #expect(refreshes.value == 1, "everyone shares the one refresh, saw \(refreshes.value)")
+  }
 }

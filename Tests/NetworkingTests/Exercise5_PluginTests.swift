@@ -94,6 +94,8 @@ struct Exercise5_PluginTests {
     #expect(text.contains("page=2"), "harmless query items are logged as they are:\n\(text)")
     #expect(text.contains("\"name\":\"Ada\""), "harmless body fields are logged as they are:\n\(text)")
     #expect(text.contains("POST"), "the method is logged")
+    #expect(text.contains("200"), "the status of a response is logged (200):\n\(text)")
+    #expect(text.contains("400"), "a failure is logged with its status (400):\n\(text)")
   }
 
   @Test("a body that is not JSON is logged as its size only: nobody checked it for secrets")
@@ -166,6 +168,67 @@ struct Exercise5_PluginTests {
     #expect(
       snapshot.successes == 0 && snapshot.failures == 1,
       "a 500 is a failure whether a client hands it over as .success(response) or as .failure(.http): got \(snapshot.successes) successes, \(snapshot.failures) failures"
+    )
+  }
+
+  @Test("the token replaces an Authorization header the request already had")
+  func theAccessTokenReplacesAnOldHeader() async throws {
+    var request = self.request
+    request.setValue("Bearer old", forHTTPHeaderField: "Authorization")
+    let prepared = try await AccessTokenPlugin { "abc" }.prepare(request, context: RequestContext(id: 1, requiresAuth: true))
+    let header = prepared.value(forHTTPHeaderField: "Authorization")
+    #expect(header == "Bearer abc", "a request carries one Authorization header, the current token's; got \(String(describing: header))")
+  }
+
+  @Test("a secret field's value is masked whole, whatever its type")
+  func secretValuesAreMaskedWhole() {
+    let body = Data(
+      #"{"token":{"value":"SECRET-1"},"password":12345678,"email":["SECRET-2"],"refresh_token":null,"user":{"access_token":{"a":["SECRET-3"]},"id":7}}"#
+        .utf8)
+    let logged = Redactor.body(body)
+    #expect(
+      logged
+        == #"{"email":"<redacted>","password":"<redacted>","refresh_token":"<redacted>","token":"<redacted>","user":{"access_token":"<redacted>","id":7}}"#,
+      "a secret key's value is replaced by the mask whether it is a string, a number, null, an object or an array (a PIN is a number; a token may be an object); got \(logged)"
+    )
+  }
+
+  @Test("a name is secret when it is a secret name, not when it contains one")
+  func onlyWholeSecretNamesAreMasked() {
+    let logged = Redactor.body(Data(#"{"Email":"SECRET-1","email_verified":"yes","token_type":"Bearer"}"#.utf8))
+    #expect(!logged.contains("SECRET"), "Email is email in another case: masked; got \(logged)")
+    #expect(
+      logged.contains(#""email_verified":"yes""#) && logged.contains(#""token_type":"Bearer""#),
+      "email_verified and token_type are not secret names (they only contain one): logged as they are; got \(logged)")
+    let url = Redactor.url(URL(string: "https://api.example.com/v1/a?token_type=bearer&TOKEN=SECRET-2&z=1")!)
+    #expect(!url.contains("SECRET"), "TOKEN is token in another case: masked; got \(url)")
+    #expect(url.hasPrefix("https://api.example.com/v1/a?token_type=bearer&TOKEN="), "a harmless item stays as it is, in its place; got \(url)")
+    #expect(url.hasSuffix("&z=1"), "the items after a secret one stay as they are, in order; got \(url)")
+  }
+
+  @Test("a cancelled attempt counts as a failure")
+  func aCancelledAttemptIsAFailure() {
+    let metrics = MetricsPlugin(clock: ManualClock())
+    metrics.willSend(request, context: RequestContext(id: 1))
+    metrics.didReceive(.failure(.cancelled), for: request, context: RequestContext(id: 1))
+    let snapshot = metrics.metrics
+    #expect(
+      snapshot.failures == 1 && snapshot.successes == 0 && snapshot.durations.count == 1,
+      "a cancelled attempt was sent and did not succeed: one failure with its duration; got \(snapshot.successes) successes, \(snapshot.failures) failures, \(snapshot.durations.count) durations"
+    )
+  }
+
+  @Test("for a request that needs no auth the token is not even asked for")
+  func aPublicRequestDoesNotAskForTheToken() async throws {
+    let asked = Counter()
+    let plugin = AccessTokenPlugin {
+      asked.increment()
+      return "abc"
+    }
+    _ = try await plugin.prepare(request, context: RequestContext(id: 1, requiresAuth: false))
+    #expect(
+      asked.value == 0,
+      "the token may wait for a refresh, and the refresh request needs no auth: asking for the token there waits for itself; asked \(asked.value) time(s)"
     )
   }
 }

@@ -119,7 +119,9 @@ struct Exercise6_EndpointTests {
     list.apply(CursorPage(items: [Item(id: 9)], nextCursor: "after:9"))
     #expect(list.items.count == 4, "nothing is appended after the end")
     list.reset()
-    #expect(list.items.isEmpty && !list.isExhausted, "reset starts over, for pull to refresh")
+    #expect(list.items.isEmpty && !list.isExhausted && list.nextCursor == nil, "reset starts over, for pull to refresh: no items, no cursor, not exhausted")
+    list.apply(CursorPage(items: [Item(id: 3)], nextCursor: "after:3"))
+    #expect(list.items.map(\.id) == [3], "after a reset the ids seen before are forgotten: item 3 shows again, got \(list.items.map(\.id))")
   }
 
   @Test func loadingStateKeepsWhatIsOnScreen() {
@@ -155,5 +157,91 @@ struct Exercise6_EndpointTests {
       #expect(Set(list.items.map(\.id)).count == 200, "no post appears twice")
       #expect(pages == 4, "200 posts by 50 is 4 pages, took \(pages)")
     }
+  }
+
+  @Test("a custom base URL is used exactly as given")
+  func aCustomEnvironmentIsUsedAsGiven() {
+    let url = URL(string: "http://127.0.0.1:9000/api")!
+    #expect(APIEnvironment.custom(url).baseURL == url, "a custom server names its own prefix: nothing is appended, got \(APIEnvironment.custom(url).baseURL)")
+  }
+
+  @Test("the avatar is one file part named avatar, with the case's data, filename and type")
+  func theAvatarIsOneFilePart() {
+    guard case .multipart(let form)? = API.uploadAvatar(Data([7, 8]), filename: "me.jpg", mimeType: "image/jpeg").body else {
+      Issue.record("the avatar upload should send a multipart body")
+      return
+    }
+    #expect(form.parts.count == 1, "one file part, nothing else; got \(form.parts.count) parts")
+    let part = form.parts.first
+    #expect(part?.name == "avatar", "the part is named avatar, as the catalog says; got \(String(describing: part?.name))")
+    #expect(
+      part?.filename == "me.jpg" && part?.contentType == "image/jpeg" && part?.data == Data([7, 8]),
+      "the part carries the case's data, filename and MIME type; got \(String(describing: part))")
+  }
+
+  @Test("every endpoint's sample decodes as what the endpoint answers")
+  func everySampleIsWhatItsEndpointAnswers() async throws {
+    let client = StubbingClient(clock: ManualClock())
+    for endpoint in [API.register(name: "n", email: "a", password: "b"), .refresh(refreshToken: "r")] {
+      let token = try await client.decode(AuthToken.self, for: endpoint)
+      #expect(!token.refreshToken.isEmpty, "\(endpoint) answers a token")
+    }
+    for endpoint in [API.updateProfile(name: "n"), .uploadAvatar(Data([1]), filename: "a.png", mimeType: "image/png")] {
+      let user = try await client.decode(User.self, for: endpoint)
+      #expect(!user.id.isEmpty, "\(endpoint) answers the user")
+    }
+    for endpoint in [API.createPost(text: "t"), .updatePost(id: "p1", text: "t")] {
+      let post = try await client.decode(Post.self, for: endpoint)
+      #expect(!post.id.isEmpty, "\(endpoint) answers the post")
+    }
+    for endpoint in [API.logout, .deletePost(id: "p1"), .custom(method: .get, path: "/health", query: [:], requiresAuth: false)] {
+      #expect(endpoint.sampleData.isEmpty, "\(endpoint) answers an empty body, so its sample is empty")
+    }
+  }
+
+  @Test("field errors win over data, an empty errors list is no error, and an empty envelope is an error")
+  func envelopeEdges() throws {
+    let both = try JSONCoding.decoder().decode(
+      APIResponse<User>.self,
+      from: Data(#"{"data":{"id":"u","name":"A","email":"a@b"},"errors":[{"field":"name","message":"Too short."}]}"#.utf8))
+    #expect(
+      throws: ValidationError(fields: [FieldError(field: "name", message: "Too short.")]),
+      "an envelope with field errors did not validate, even with data: unwrap throws them"
+    ) { try both.unwrap() }
+    let emptyList = APIResponse<User>(data: User(id: "u", name: "A", email: "a@b"), errors: [])
+    #expect((try? emptyList.unwrap())?.id == "u", "an empty errors list is no error: the data unwraps")
+    let nothing = APIResponse<User>(data: nil)
+    #expect(throws: ValidationError(fields: []), "no data and no errors: a ValidationError with no fields") { try nothing.unwrap() }
+  }
+
+  @Test("the page that reaches total exactly is the last one")
+  func aPageEndingAtTheTotalIsTheLast() throws {
+    let last = try JSONCoding.decoder().decode(Page<Item>.self, from: Data(#"{"items":[{"id":1}],"page":2,"limit":10,"total":20}"#.utf8))
+    #expect(!last.hasMore && last.nextPage == nil, "page 2 by 10 ends at item 20 of 20: no page 3 (it would be empty)")
+    let before = try JSONCoding.decoder().decode(Page<Item>.self, from: Data(#"{"items":[{"id":1}],"page":1,"limit":10,"total":11}"#.utf8))
+    #expect(before.hasMore && before.nextPage == 2, "page 1 by 10 of 11 items leaves item 11 for page 2")
+  }
+
+  @Test("a load cancelled with nothing on screen goes back to idle")
+  func aCancelledFirstLoadIsIdle() {
+    var state = LoadingState<[Int]>.idle
+    state.startLoading()
+    state.finish(with: .failure(.cancelled))
+    #expect(state == .idle, "nothing was on screen and the load was cancelled: back to .idle, not an error; got \(state)")
+    var failed = LoadingState<[Int]>.failed(.offline, previous: nil)
+    failed.startLoading()
+    failed.finish(with: .failure(.cancelled))
+    #expect(failed == .idle, "a cancelled retry after a failure with nothing on screen is .idle: the old error is not brought back; got \(failed)")
+  }
+
+  @Test("a task cancelled before it asks a stub gets .cancelled, even from an immediate stub")
+  func aCancelledTaskGetsNoSample() async {
+    let client = StubbingClient(clock: ManualClock())
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await client.data(for: API.profile)
+    }
+    let result = await task.result
+    #expect(throws: NetworkError.cancelled, "a stub answers a cancelled task like the network does: .cancelled, got \(result)") { try result.get() }
   }
 }

@@ -446,4 +446,77 @@ struct Exercise7_NetworkManagerTests {
     var path: String { "/auth/refresh" }
     var body: RequestBody? { .json(["refresh_token": refreshToken]) }
   }
+
+  @Test("the replay after a 401 is part of the attempt that got it: same id, same attempt number")
+  func theReplayKeepsItsAttempt() async throws {
+    let session = StubURLProtocol.session { request in
+      let status = request.value(forHTTPHeaderField: "Authorization") == "Bearer fresh" ? 200 : 401
+      return (StubURLProtocol.response(for: request, status: status), Data(#"{"status":"ok"}"#.utf8))
+    }
+    defer { session.finishTasksAndInvalidate() }
+    let tokens = TokenStore(token: AuthToken(accessToken: "stale", refreshToken: "r", expiresAt: Self.farFuture)) { _ in
+      AuthToken(accessToken: "fresh", refreshToken: "r2", expiresAt: Self.farFuture)
+    }
+    let clock = ManualClock()
+    let plugin = RecordingPlugin()
+    let metrics = MetricsPlugin(clock: clock)
+    let client = manager(session, clock: clock, tokens: tokens, plugins: [plugin, metrics])
+    _ = try await outcome(on: clock) { try await client.send(Get<Health>(path: "/users/me", requiresAuth: true)) }.get()
+    let expected = [
+      "prepare 1/1", "willSend 1/1 prepared: yes", "didReceive 1/1 unauthorized", "process 1/1 unauthorized",
+      "prepare 1/1", "willSend 1/1 prepared: yes", "didReceive 1/1 200", "process 1/1 200",
+    ]
+    #expect(
+      plugin.events.values == expected,
+      "the replay belongs to attempt 1 (the retry policy never saw the 401), so the plugins see 1/1 twice; got \(plugin.events.values)")
+    #expect(
+      metrics.metrics.requests == 2 && metrics.metrics.retries == 0,
+      "two requests went out, and a replay is not a retry: \(metrics.metrics)")
+    #expect(clock.sleepHistory.isEmpty, "a replay after a refresh does not wait: \(clock.sleepHistory)")
+  }
+
+  @Test("with no token store, a target that requires auth goes out without a token and its 401 is final")
+  func noTokenStoreMeansNoToken() async throws {
+    let authorizations = Recorder<String>()
+    let session = StubURLProtocol.session { request in
+      authorizations.append(request.value(forHTTPHeaderField: "Authorization") ?? "(none)")
+      return (StubURLProtocol.response(for: request, status: 401), Data())
+    }
+    defer { session.finishTasksAndInvalidate() }
+    let clock = ManualClock()
+    let client = manager(session, clock: clock)
+    let error = await outcome(on: clock) { try await client.response(for: Get<Health>(path: "/users/me", requiresAuth: true)) }.networkError
+    #expect(error == .unauthorized, "a 401 with nothing to refresh is final: .unauthorized, got \(String(describing: error))")
+    #expect(authorizations.values == ["(none)"], "sent once, with no Authorization header: \(authorizations.values)")
+  }
+
+  /// Fails every `prepare`, as a signing plugin does when its key is missing.
+  struct FailingPlugin: NetworkPlugin {
+    let error: any Error
+    func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { throw error }
+  }
+
+  @Test("a plugin whose prepare throws ends the attempt before anything is sent")
+  func aThrowingPrepareSendsNothing() async throws {
+    struct KeyMissing: Error {}
+    let requests = Counter()
+    let session = StubURLProtocol.session { request in
+      requests.increment()
+      return (StubURLProtocol.response(for: request), Data(#"{"status":"ok"}"#.utf8))
+    }
+    defer { session.finishTasksAndInvalidate() }
+    let cases: [(any Error, NetworkError)] = [(NetworkError.offline, .offline), (KeyMissing(), .transport(.unknown))]
+    for (thrown, expected) in cases {
+      let clock = ManualClock()
+      let plugin = RecordingPlugin()
+      let client = manager(session, clock: clock, plugins: [plugin, FailingPlugin(error: thrown)])
+      let error = await outcome(on: clock) { try await client.response(for: Get<Health>(path: "/health")) }.networkError
+      #expect(
+        error == expected, "prepare threw \(thrown): the caller gets it as NetworkError(mapping:) makes it, \(expected); got \(String(describing: error))")
+      #expect(
+        plugin.events.values == ["prepare 1/1"],
+        "a request that was never prepared is never sent: no willSend, no didReceive, no process; the plugins saw \(plugin.events.values)")
+    }
+    #expect(requests.value == 0, "nothing may reach the network when prepare fails, sent \(requests.value)")
+  }
 }

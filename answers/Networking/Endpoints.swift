@@ -10,7 +10,9 @@ import Workbook
 
 /// Where the API lives. Each base URL carries the `/v1` prefix every path is appended to:
 /// production is `https://api.example.com/v1`; staging and development are hosts of their own
-/// (say `https://staging.api.example.com/v1` and a local port), never production's.
+/// (say `https://staging.api.example.com/v1` and a local port), never production's. Which hosts
+/// and port they are is your choice. A `custom` URL is used exactly as given, with nothing
+/// appended: whoever names another server names its prefix too.
 public enum APIEnvironment: Sendable, Equatable {
   case development
   case staging
@@ -100,7 +102,7 @@ struct TextBody: Encodable, Sendable {
 /// | `logout` | POST | `/auth/logout` | | yes |
 /// | `profile` | GET | `/users/me` | | yes |
 /// | `updateProfile` | PUT | `/users/me` | | yes |
-/// | `uploadAvatar` | POST | `/users/me/avatar` (multipart, one file part) | | yes |
+/// | `uploadAvatar` | POST | `/users/me/avatar` (multipart, one file part named `avatar`) | | yes |
 /// | `posts` | GET | `/posts` | `page`, `limit` | yes |
 /// | `post` | GET | `/posts/{id}` | | yes |
 /// | `createPost` | POST | `/posts` | | yes |
@@ -111,6 +113,12 @@ struct TextBody: Encodable, Sendable {
 ///
 /// Bodies are JSON in the API's conventions (`JSONCoding`): login and register send their
 /// fields, refresh sends `refresh_token`, a profile or post update sends `name` or `text`.
+/// The avatar's one part carries the case's data, filename and MIME type.
+///
+/// What each endpoint answers, which its `sampleData` is an example of: login, register and
+/// refresh an `AuthToken`; profile, updateProfile and uploadAvatar a `User`; posts and search a
+/// `Page<Post>`; post, createPost and updatePost a `Post`; logout, deletePost and custom an empty
+/// body.
 public enum API: TargetType {
   case login(email: String, password: String)
   case register(name: String, email: String, password: String)
@@ -246,7 +254,10 @@ public struct APIResponse<T: Decodable & Sendable>: Decodable, Sendable {
     (errors ?? []).filter { $0.field == field }.map(\.message)
   }
 
-  /// The data, or a `ValidationError` when the envelope has field errors or no data.
+  /// The data, or a `ValidationError` when the envelope has field errors or no data. Field
+  /// errors win over data that came with them (the form did not validate): the error carries them
+  /// all, in order. An empty `errors` list is no error. No data and no errors is a
+  /// `ValidationError` with no fields.
   public func unwrap() throws(ValidationError) -> T {
     if let errors, !errors.isEmpty { throw ValidationError(fields: errors) }
     guard let data else { throw ValidationError(fields: []) }
@@ -266,7 +277,8 @@ public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
   public var limit: Int
   public var total: Int
 
-  /// Whether a page after this one exists.
+  /// Whether a page after this one exists: the items up to the end of this page (`page · limit`)
+  /// are fewer than `total`. Page 2 of 20 items by 10 is the last page.
   public var hasMore: Bool { page * limit < total }
   /// The number of the next page, or nil after the last one.
   public var nextPage: Int? { hasMore ? page + 1 : nil }
@@ -307,7 +319,8 @@ public struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Senda
   public init() {}
 
   /// Appends the page's new items, in order, and remembers its cursor. Ignored once exhausted.
-  /// O(page size).
+  /// O(page size). Only a nil cursor ends the list; whether an empty cursor (`""`) does too is
+  /// your choice (the server never sends one).
   public mutating func apply(_ page: CursorPage<Item>) {
     guard !isExhausted else { return }
     for item in page.items where seen.insert(item.id).inserted {
@@ -317,7 +330,7 @@ public struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Senda
     isExhausted = page.nextCursor == nil
   }
 
-  /// Starts over, for pull to refresh.
+  /// Starts over, for pull to refresh: no items, no cursor, not exhausted.
   public mutating func reset() {
     self = CursorPagination()
   }
@@ -356,7 +369,9 @@ public enum LoadingState<Value: Sendable>: Sendable {
   }
 
   /// Moves to `.loaded` on success, to `.failed` (keeping the value) on failure. A cancelled load
-  /// is not a failure: the state goes back to the value it had, or to `.idle`.
+  /// is not a failure: the state goes back to the value it had, or to `.idle`. That is
+  /// `.loaded(value)` whenever there is a value to show, and `.idle` when there is none; an error
+  /// shown before the load started is not brought back.
   public mutating func finish(with result: Result<Value, NetworkError>) {
     switch result {
     case .success(let value):
@@ -388,7 +403,8 @@ public struct StubbingClient<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// The sample body of `target`, after the delay. Cancellation during the delay throws
-  /// `.cancelled`.
+  /// `.cancelled`, and so does a task already cancelled when it calls, `.immediate` or not: a
+  /// stub behaves like the network, which answers a cancelled task with nothing.
   public func data(for target: some TargetType) async throws(NetworkError) -> Data {
     if case .delayed(let delay) = behavior {
       do {

@@ -137,7 +137,8 @@ extension NetworkError {
   }
 
   /// Decodes `data` as `T`, turning a decoder failure into `.decoding`. An empty body decodes as
-  /// `EmptyResponse`.
+  /// `EmptyResponse`; as any other type it is `.decoding`. Whether a body that is not empty is
+  /// read or ignored when `T` is `EmptyResponse` is your choice.
   public static func decode<T: Decodable>(_ type: T.Type, from data: Data, using decoder: JSONDecoder) throws(NetworkError) -> T {
     if data.isEmpty, let empty = EmptyResponse() as? T { return empty }
     do {
@@ -155,7 +156,9 @@ extension NetworkError {
 }
 
 extension NetworkError: LocalizedError {
-  /// A sentence for the user. It never contains the response body, which may hold internals.
+  /// A sentence for the user. It never contains the response body, which may hold internals, nor
+  /// the text that `.badURL`, `.decoding` and `.encoding` carry: that text is for logs (a decoder's
+  /// message quotes keys and values of the response). The wording is yours.
   public var errorDescription: String? {
     switch self {
     case .badURL:

@@ -94,8 +94,11 @@ public struct PluginChain: Sendable {
 }
 
 /// Adds `Authorization: Bearer <token>` to requests that require authentication, and nothing
-/// at all when there is no token: an empty `Bearer ` header is a malformed request, not a
-/// missing login, and some servers answer it with 400 instead of 401.
+/// at all when there is no token (nil or empty): an empty `Bearer ` header is a malformed
+/// request, not a missing login, and some servers answer it with 400 instead of 401. The header
+/// replaces any `Authorization` the request already had; a request has one, never two. For a
+/// request that does not require auth, `token` is not called at all: it may wait for a refresh,
+/// and the refresh request itself is one of those that do not require auth.
 public struct AccessTokenPlugin: NetworkPlugin {
   private let token: @Sendable () async -> String?
 
@@ -118,7 +121,8 @@ public enum Redactor {
   /// Header names whose values are secret, lowercased: header names are case-insensitive.
   public static let sensitiveHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "x-api-key"]
   /// JSON keys and query names whose values are secret, lowercased, without `_` and `-`:
-  /// `access_token`, `accessToken` and `Access-Token` are all the same name.
+  /// `access_token`, `accessToken` and `Access-Token` are all the same name. A name is secret when
+  /// it is one of these, not when it contains one: `token_type` and `email_verified` are logged.
   public static let sensitiveFields: Set<String> = ["password", "token", "accesstoken", "refreshtoken", "email"]
 
   static func isSensitiveField(_ name: String) -> Bool {
@@ -135,6 +139,8 @@ public enum Redactor {
   }
 
   /// The URL as text with the values of secret query items masked (a URL lands in logs whole).
+  /// Other query items stay as they are, in their order. Whether the mask appears as it is
+  /// (`token=<redacted>`) or percent-encoded (`token=%3Credacted%3E`) is your choice.
   public static func url(_ url: URL) -> String {
     let text = url.absoluteString
     guard let question = text.firstIndex(of: "?") else { return text }
@@ -150,6 +156,10 @@ public enum Redactor {
   /// A body for the log: JSON with secret fields masked at any depth (compact, keys sorted), or
   /// only its size, as `<N bytes>`, when it is not a JSON object or array (it could be a form or
   /// a file, and nobody checked it for secrets). An empty body is "".
+  ///
+  /// A secret field's value is masked whole, whatever it is: a string, a number, `true`, `null`,
+  /// an object or an array (`{"token": {"value": "…"}}` becomes `{"token":"<redacted>"}`). Whether
+  /// `/` is written `\/`, as `JSONSerialization` does by default, is your choice.
   public static func body(_ data: Data) -> String {
     guard !data.isEmpty else { return "" }
     guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
@@ -175,7 +185,10 @@ public enum Redactor {
 
 /// Logs every attempt and its result, one line per fact, with every secret redacted: the method
 /// and URL (through `Redactor.url`), each header as `Name: value`, and the body through
-/// `Redactor.body`.
+/// `Redactor.body`; for the result, its status, or the error. The wording, the order of the
+/// lines, and whether an error's body is logged (redacted) are your choice; what is checked is
+/// that no secret gets through and that the method, the status, harmless headers, query items
+/// and body fields do.
 public struct LoggingPlugin: NetworkPlugin {
   private let sink: @Sendable (String) -> Void
 
@@ -266,7 +279,9 @@ public final class MetricsPlugin<C: Clock>: NetworkPlugin where C.Duration == Du
     }
   }
 
-  /// A success is a response with a status in 200–299; anything else is a failure.
+  /// A success is a response with a status in 200–299; anything else is a failure, a cancelled
+  /// attempt included (it was sent and did not succeed). An attempt's duration runs from its
+  /// `willSend` to its `didReceive`, matched by `context.id`.
   public func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {
     let now = clock.now
     state.withLock { state in

@@ -134,7 +134,9 @@ public struct RequestBuilder: Sendable {
   static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
   /// The URL of `target`: base URL, its path prefix kept, the target's path, and the query
-  /// percent-encoded and sorted by name, so equal targets give equal URLs.
+  /// percent-encoded and sorted by name, so equal targets give equal URLs. The names are sorted
+  /// as the target gives them, before encoding, with Swift's `<` on `String` (so `z` comes before
+  /// `é`, whose encoding `%C3%A9` would sort first). No query, no `?`.
   ///
   /// Throws `.badURL` when the base URL has no scheme or host, or the path carries `?` or `#`.
   public func url(for target: some TargetType) throws(NetworkError) -> URL {
@@ -161,6 +163,10 @@ public struct RequestBuilder: Sendable {
   /// The complete request: URL, method, headers (defaults, then the target's, which win), the
   /// `Idempotency-Key` header when the target has a key, the body with its `Content-Type`, and the
   /// timeout (the target's or the default).
+  ///
+  /// The target's own headers win over everything the builder sets: a target that names its own
+  /// `Content-Type` (`application/merge-patch+json` for a JSON body) or `Idempotency-Key` sends
+  /// that one. A body that cannot be encoded throws `.encoding`; what its text says is your choice.
   public func makeRequest(for target: some TargetType) throws(NetworkError) -> URLRequest {
     var request = URLRequest(url: try url(for: target))
     request.httpMethod = target.method.rawValue

@@ -107,7 +107,8 @@ public struct RetryPolicy: Sendable {
   ]
 
   /// The wait before retry number `retry` (1 = the first retry): `baseDelay · 2^(retry-1)`,
-  /// capped at `maxDelay`, then jittered with one draw from `random`. O(retry) at most.
+  /// capped at `maxDelay`, then jittered with one draw from `random`. O(retry) at most. A `retry`
+  /// below 1 counts as 1: the wait is never shorter than the first one.
   public func backoff(beforeRetry retry: Int, random: RandomSource) -> Duration {
     var delay = baseDelay
     var step = 1
@@ -129,7 +130,8 @@ public struct RetryPolicy: Sendable {
   }
 
   /// Whether a request may be sent twice: an idempotent method, or any method with an
-  /// idempotency key the server deduplicates on. A plain POST could create two orders.
+  /// idempotency key the server deduplicates on. A plain POST could create two orders. An empty
+  /// key is a bug of the caller's: whether it counts as a key is your choice, and no test sends one.
   public func mayRetry(method: HTTPMethod, idempotencyKey: String?) -> Bool {
     Self.idempotentMethods.contains(method) || idempotencyKey != nil
   }
@@ -151,8 +153,12 @@ public struct RetryPolicy: Sendable {
   /// (`"Sun, 06 Nov 1994 08:49:37 GMT"`), the obsolete RFC 850 form
   /// (`"Sunday, 06-Nov-94 08:49:37 GMT"`, whose two-digit year is the latest one not more than 50
   /// years after `now`'s year) and asctime (`"Sun Nov  6 08:49:37 1994"`). Nil for anything else:
-  /// empty, a sign or a fraction, an impossible date, trailing text. Seconds too many for an `Int`
-  /// are `Int.max` seconds, which `delay(after:…)` caps at `maxRetryAfter`. Never traps.
+  /// empty, a sign or a fraction, an impossible date, trailing text. Spaces and tabs around the
+  /// value are ignored, as they are no part of a field value (RFC 9110 §5.5). Seconds too many for
+  /// an `Int` are `Int.max` seconds, which `delay(after:…)` caps at `maxRetryAfter`. Never traps.
+  ///
+  /// A date's wait is the exact time from `now` to it, to the millisecond: `now` rarely falls on a
+  /// whole second, and a wait cut down to whole seconds sends the retry before the server's time.
   ///
   /// The seconds are read by hand in O(length); a date goes to `HTTPDate.parse` (given, in the
   /// Workbook module), which builds no `DateFormatter`.
@@ -176,7 +182,9 @@ public struct RetryPolicy: Sendable {
   }
 
   /// The wait before retry `retry` after `error`: the server's `Retry-After` capped at
-  /// `maxRetryAfter` when it sent a valid one, the jittered backoff otherwise.
+  /// `maxRetryAfter` when it sent a valid one, with no jitter (the server chose the time), the
+  /// jittered backoff otherwise. The header counts with whatever status it came: a 500 or a 502
+  /// that asks for 5 s gets 5 s, like a 503 or a 429.
   public func delay(after error: NetworkError, beforeRetry retry: Int, random: RandomSource, now: Date) -> Duration {
     if case .http(_, _, let header?) = error, let asked = Self.retryAfter(header, now: now) {
       return min(asked, maxRetryAfter)
@@ -188,8 +196,15 @@ public struct RetryPolicy: Sendable {
   /// retryable, the request may not be retried, or `maxAttempts` attempts have been made.
   ///
   /// Between attempts it sleeps on `clock`; after the last attempt it throws at once, without
-  /// waiting. Cancellation, before an attempt or during a wait, throws `.cancelled` at once.
-  /// Every error reaches the caller as a `NetworkError`.
+  /// waiting, the last attempt's error. At least one attempt is made: a `maxAttempts` below 1
+  /// counts as 1. Cancellation, before an attempt (the first one included: a task cancelled
+  /// before `run` never calls `operation`) or during a wait, throws `.cancelled` at once. Every
+  /// error reaches the caller as a `NetworkError`.
+  ///
+  /// Yours to choose: whether a wait of zero (`Retry-After: 0`, a past date) sleeps on the clock
+  /// for zero or does not sleep at all; and, when the task is cancelled during an attempt that
+  /// then fails, whether the caller gets that attempt's error or `.cancelled` (no attempt and no
+  /// wait may follow either way).
   public func run<T, C: Clock>(
     method: HTTPMethod, idempotencyKey: String? = nil, clock: C, random: RandomSource = .system,
     now: () -> Date = Date.init, operation: (_ attempt: Int) async throws -> T

@@ -30,7 +30,11 @@ public struct AuthToken: Codable, Sendable, Equatable {
 /// With rotating refresh tokens the server invalidates the old refresh token the moment it issues
 /// a new pair, so the new pair must reach storage (the Keychain) before anything uses it: `persist`
 /// sees every token the store takes, in order, on the actor and in the same turn, before any caller
-/// gets the new access token.
+/// gets the new access token. The token given to `init` came from storage and is not saved again.
+///
+/// The refresh is shared, so no one caller owns it: a caller cancelled while it waits must not
+/// cancel the refresh the others are waiting for. Whether that caller returns `.cancelled` at once
+/// or waits for the shared result is your choice.
 public actor TokenStore {
   /// Exchanges a refresh token for a new token. A refresh that fails with a dead refresh token
   /// means the session is over and the store signs out: `.unauthorized` (a 401), or the OAuth 2.0
@@ -97,7 +101,8 @@ public actor TokenStore {
   }
 
   /// The access token to send now, or nil when signed out. A token that expires within
-  /// `refreshMargin` is refreshed first (joining a refresh already in flight). A refresh that
+  /// `refreshMargin` is refreshed first (joining a refresh already in flight): one that expires
+  /// exactly `refreshMargin` from now is already within it and is refreshed. A refresh that
   /// fails with a dead refresh token (a 401, or 400 `invalid_grant`) signs out: the token becomes
   /// nil, nil is persisted, and the call throws `.unauthorized`. Any other failure keeps the token,
   /// so the next call tries again. A refreshed token is persisted before any caller gets it.
@@ -112,8 +117,10 @@ public actor TokenStore {
   /// If the token has changed since `rejected` was sent, somebody refreshed already: the current
   /// token is returned with no new refresh (a request sent with no token, `rejected == nil`,
   /// counts as changed once there is one). Otherwise this starts the refresh, or joins the one in
-  /// flight. Throws `.unauthorized` when signed out or when the refresh token was rejected (a 401,
-  /// or 400 `invalid_grant`).
+  /// flight. A refresh in flight is joined even when `rejected` is an older token than the current
+  /// one: whoever started it had the current token rejected too, so it is dead. Throws
+  /// `.unauthorized` when signed out or when the refresh token was rejected (a 401, or 400
+  /// `invalid_grant`).
   public func refreshedAccessToken(after rejected: String?) async throws(NetworkError) -> String {
     guard let token else { throw .unauthorized }
     if token.accessToken != rejected, refreshTask == nil { return token.accessToken }
@@ -173,7 +180,8 @@ public actor TokenStore {
   }
 
   /// Runs `send` with the access token; after a 401, gets a new token and replays `send` exactly
-  /// once. A second 401, or any other error, reaches the caller.
+  /// once. A second 401, or any other error, reaches the caller. Signed out, `send` still runs
+  /// once, with nil (the server decides, and its 401 is final: there is nothing to refresh).
   public nonisolated func authorized<T>(_ send: (_ accessToken: String?) async throws -> T) async throws(NetworkError) -> T {
     let first = try await validAccessToken()
     do {
