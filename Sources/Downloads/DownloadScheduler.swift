@@ -43,8 +43,9 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
     self.queue = PriorityQueue(clock: clock, agingBound: agingBound)
   }
 
-  /// Queues `work` and starts it if a slot is free. The work should stop when its task is
-  /// cancelled.
+  /// Queues `work` and starts it if a slot is free, within this call: when `submit` returns, a
+  /// job that found a free slot is already `.running` (its work may not have begun yet), never
+  /// left for a later turn of the actor. The work should stop when its task is cancelled.
   @discardableResult
   public func submit(priority: DownloadPriority = .normal, _ work: @escaping @Sendable () async -> Void) -> JobID {
     // TODO: queue the job and start jobs while a slot is free (placeholder: an ID, nothing runs).
@@ -53,11 +54,13 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
   }
 
   /// Cancels a job: a queued one never runs; a running one is cancelled and its slot is free now.
+  /// An ID that is unknown, finished or already cancelled is ignored: it frees no slot.
   public func cancel(_ id: JobID) {
     // TODO: take a queued job out, or cancel a running one and free its slot (does nothing yet).
   }
 
-  /// Changes a queued job's priority. Returns false if it is not queued (running, done, unknown).
+  /// Changes a queued job's priority, as `PriorityQueue.changePriority` does (a new arrival at that
+  /// level, even the one it has). Returns false if it is not queued (running, done, unknown).
   @discardableResult
   public func changePriority(of id: JobID, to priority: DownloadPriority) -> Bool {
     // TODO: move a queued job in the queue (placeholder: false).

@@ -31,7 +31,11 @@ public struct PartialFile: Sendable, Hashable, Codable {
   /// A new, empty temporary file for `destination`.
   ///
   /// It lives in the destination's directory (a rename is atomic only within one file system) under
-  /// a hidden, unique name, so two downloads never share one and the destination is untouched.
+  /// a hidden, unique name (it starts with `.`, so a listing of the folder does not show it), so
+  /// two downloads never share one and the destination is untouched. That directory must exist:
+  /// `create` does not make it (where files go is the caller's decision, and a folder that has
+  /// gone is an error to report, not to paper over), and throws when the file cannot be created.
+  /// Which error it throws is your choice.
   public static func create(for destination: URL) throws -> PartialFile {
     // TODO: create a hidden, unique temporary file beside the destination.
     // Placeholder: the bytes go straight to the destination, so exercise 4 can run without this.
@@ -66,9 +70,11 @@ public struct PartialFile: Sendable, Hashable, Codable {
   /// Moves the complete file to `destination` in one step and returns the destination.
   ///
   /// `.replace` renames over an existing file (atomic); `.fail` throws
-  /// `DownloadError.destinationExists` and leaves both files as they are. `FileManager.moveItem`
-  /// refuses to overwrite, and removing the old file first leaves a moment with no file at all:
-  /// POSIX `rename` replaces in one step.
+  /// `DownloadError.destinationExists(destination)` and leaves both files as they are (removing
+  /// the temporary file is `discard`'s job). `FileManager.moveItem` refuses to overwrite, and
+  /// removing the old file first leaves a moment with no file at all: POSIX `rename` replaces in
+  /// one step. When the temporary file is gone, `commit` throws (which error is your choice) and
+  /// the destination stays as it was.
   public func commit(policy: ExistingFilePolicy) throws -> URL {
     // TODO: rename into place as `policy` says (placeholder: returns the destination, moves nothing).
     destination

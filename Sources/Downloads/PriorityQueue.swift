@@ -29,9 +29,10 @@ public struct QueueTicket: Hashable, Sendable, CustomStringConvertible {
 /// A priority queue of pending work with three levels, FIFO within a level, and aging.
 ///
 /// Aging: an element that has waited `agingBound` since it was enqueued (or since its priority was
-/// last changed) counts one level higher, two bounds two levels higher, up to `.high`. Elements
-/// at the same effective level leave in the order they arrived. Time comes from the injected
-/// clock, so tests and simulations drive aging on virtual time. `agingBound: nil` disables aging.
+/// last changed) counts one level higher, from the instant it has waited exactly one bound; two
+/// bounds two levels higher, up to `.high`. Elements at the same effective level leave in the
+/// order they arrived. Time comes from the injected clock, so tests and simulations drive aging
+/// on virtual time. `agingBound: nil` disables aging.
 ///
 /// Complexity: `enqueue`, `changePriority` and `remove` are O(1) amortized (a removed or moved
 /// element leaves a stale slot that `dequeue` skips); `dequeue` and `peek` look at the front of
@@ -43,7 +44,8 @@ public struct PriorityQueue<Element, C: Clock> where C.Duration == Duration {
 
   /// The clock aging is measured on.
   public let clock: C
-  /// How long an element waits before it counts one level higher; nil disables aging.
+  /// How long an element waits before it counts one level higher; nil disables aging, and so
+  /// does a zero or negative bound, whether given to `init` or set later: nothing is promoted.
   public var agingBound: Duration?
 
   var nextSequence: UInt64 = 0
@@ -93,7 +95,9 @@ public struct PriorityQueue<Element, C: Clock> where C.Duration == Duration {
   }
 
   /// Moves a waiting element to `priority`: it joins the back of that line and its aging starts
-  /// again. Returns false for an unknown ticket. O(1) amortized.
+  /// again, even when `priority` is the level it already has (a change is a new arrival: the
+  /// element goes behind the others of that level). Returns false for an unknown ticket, and for
+  /// a ticket that was dequeued or removed. O(1) amortized.
   @discardableResult
   public mutating func changePriority(of ticket: QueueTicket, to priority: DownloadPriority) -> Bool {
     // TODO: move it to the back of the new line, aging restarted (placeholder: false).

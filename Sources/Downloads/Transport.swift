@@ -81,7 +81,9 @@ public protocol Transport: Sendable {
 public enum DownloadError: Error, Equatable, Sendable {
   /// The server answered with a status that is neither 200 nor 206.
   case httpStatus(Int)
-  /// The body ended after `received` of `expected` bytes.
+  /// The body did not end at the file's size: `received` bytes of the `expected`, both counted
+  /// from the file's start. Fewer when the connection dropped; more from a server whose
+  /// announced length was wrong.
   case truncated(received: Int64, expected: Int64)
   /// A 206 whose Content-Range does not start where the partial file ends.
   case unexpectedRange(expected: Int64, got: Int64?)

@@ -92,6 +92,46 @@ struct Exercise1_PriorityQueueTests {
     #expect(queue.priority(of: ticket) == .normal, "with a 5 s bound, 5 s of waiting promotes low to normal")
   }
 
+  @Test("a zero or negative aging bound, given or set later, promotes nothing")
+  func aZeroOrNegativeBoundMeansNoAging() throws {
+    for bound in [Duration.zero, .seconds(-5)] {
+      let clock = ManualClock()
+      var queue = PriorityQueue<String, ManualClock>(clock: clock, agingBound: bound)
+      let low = queue.enqueue("low", priority: .low)
+      clock.advance(by: .seconds(60))
+      // Checked before anything that waited 0 s is aged: 0 s divided by a zero bound is NaN.
+      let level = queue.priority(of: low)
+      try #require(
+        level == .low,
+        "an aging bound of \(bound) means no aging (a bound must be positive to divide the wait by): after 60 s low stays low, got \(String(describing: level))"
+      )
+      queue.enqueue("normal", priority: .normal)
+      #expect(queue.dequeue() == "normal", "with a bound of \(bound) the low element is not promoted past the normal one")
+      queue.agingBound = .seconds(30)
+      queue.agingBound = bound
+      #expect(queue.priority(of: low) == .low, "a bound of \(bound) set on a live queue means no aging as well")
+    }
+  }
+
+  @Test("a change to the level an element already has still sends it to the back of its line")
+  func changingToTheSameLevelMovesToTheBack() {
+    let clock = ManualClock()
+    var queue = PriorityQueue<String, ManualClock>(clock: clock, agingBound: .seconds(10))
+    let a = queue.enqueue("a", priority: .normal)
+    queue.enqueue("b", priority: .normal)
+    clock.advance(by: .seconds(5))
+    let changed = queue.changePriority(of: a, to: .normal)
+    #expect(changed, "a is queued, so its priority can change, even to the level it has")
+    #expect(
+      queue.peek() == "b",
+      "a change of priority is a new arrival, whatever the level: a goes behind b, got \(String(describing: queue.peek()))")
+    clock.advance(by: .seconds(5))
+    #expect(
+      queue.priority(of: a) == .normal,
+      "the change restarted a's aging 5 s ago: it has not waited the 10 s bound yet, so it is still normal")
+    #expect(drain(&queue) == ["b", "a"], "b waited 10 s and counts as high; a behind it")
+  }
+
   @Test func changePriorityWhileQueued() {
     var queue = PriorityQueue<String, ManualClock>(clock: ManualClock(), agingBound: nil)
     let a = queue.enqueue("a", priority: .low)

@@ -188,6 +188,82 @@ struct Exercise3_DownloadSchedulerTests {
     #expect(starved == nil, "without aging the low job starves while high jobs keep coming")
   }
 
+  /// Submits on the scheduler's own actor and reads its state in the same turn, so a start left
+  /// for a later turn is seen as not started.
+  func submitAndLook(
+    _ scheduler: isolated DownloadScheduler<ManualClock>, priority: DownloadPriority = .normal,
+    _ work: @escaping @Sendable () async -> Void
+  ) -> (id: JobID, state: JobState?, running: Int) {
+    let id = scheduler.submit(priority: priority, work)
+    return (id, scheduler.state(of: id), scheduler.runningCount)
+  }
+
+  @Test("a job that finds a free slot is running when submit returns")
+  func aFreeSlotStartsTheJobInSubmit() async throws {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let scheduler = DownloadScheduler(maxConcurrent: 2, clock: clock)
+    let first = await submitAndLook(scheduler, job("first", clock: clock, running: running))
+    #expect(
+      first.state == .running && first.running == 1,
+      "a slot was free: submit itself must start the job, so it is running in the same turn; it is \(String(describing: first.state)), \(first.running) running"
+    )
+    let second = await submitAndLook(scheduler, job("second", clock: clock, running: running))
+    #expect(second.state == .running && second.running == 2, "the second slot was free too: submit starts the job")
+    let third = await submitAndLook(scheduler, job("third", clock: clock, running: running))
+    #expect(
+      third.state == .queued && third.running == 2,
+      "both slots are taken: the third job waits; it is \(String(describing: third.state)), \(third.running) running")
+    await clock.run()
+    #expect(await eventually { running.started.count == 3 && clock.sleepers == 0 }, "all three jobs should run")
+  }
+
+  @Test("cancelling a job that is unknown, finished or already cancelled changes nothing")
+  func forgottenJobsAreIgnored() async throws {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let gate = Gate()
+    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock)
+    // The slow job ignores its cancellation until the gate opens.
+    let slow = await scheduler.submit {
+      running.enter("slow")
+      await gate.pass()
+      running.leave()
+    }
+    try #require(await gate.arrivals(1), "the slow job should start at once")
+    let next = await scheduler.submit(job("next", clock: clock, running: running))
+    let last = await scheduler.submit(job("last", clock: clock, running: running))
+    await scheduler.cancel(slow)
+    #expect(await scheduler.state(of: next) == .running, "the cancelled job's slot goes to the next job")
+    await scheduler.cancel(slow)
+    await scheduler.cancel(JobID(rawValue: 9_999))
+    var held = await scheduler.runningCount
+    var lastState = await scheduler.state(of: last)
+    #expect(
+      held == 1 && lastState == .queued,
+      "a second cancel of the same job, and a cancel of an unknown ID, must free no slot: one job runs (\(held) do) and the last waits (it is \(String(describing: lastState)))"
+    )
+    #expect(!(await scheduler.changePriority(of: slow, to: .high)), "a cancelled job is no longer queued")
+    #expect(await scheduler.state(of: JobID(rawValue: 9_999)) == nil, "an unknown ID has no state")
+    // The next job ends on its own; the last one takes the slot. A cancel of the finished job
+    // must not free it.
+    await clock.advance(by: .seconds(1))
+    try #require(await eventually { running.started.count == 3 && clock.sleepers == 1 }, "the last job should start")
+    let extra = await scheduler.submit(job("extra", clock: clock, running: running))
+    await scheduler.cancel(next)
+    held = await scheduler.runningCount
+    let extraState = await scheduler.state(of: extra)
+    #expect(
+      held == 1 && extraState == .queued,
+      "a cancel of a job that already finished must free no slot: one job runs (\(held) do) and the extra one waits (it is \(String(describing: extraState)))"
+    )
+    lastState = await scheduler.state(of: last)
+    #expect(lastState == .running, "the last job keeps running")
+    gate.open()
+    await clock.run()
+    #expect(await eventually { await scheduler.runningCount == 0 }, "every job should end")
+  }
+
   @Test func aLimitBelowOneIsTreatedAsOne() async throws {
     let clock = ManualClock()
     let running = Concurrency()

@@ -137,6 +137,75 @@ struct Exercise4_StreamToDiskTests {
     }
   }
 
+  /// A body that hands out `chunks` in order, then ends.
+  static func body(_ chunks: [Data]) -> TransferBody {
+    let queue = Chunks(chunks)
+    return TransferBody { queue.next() }
+  }
+
+  /// A file in `directory` holding `count` bytes, and a handle positioned at its end.
+  static func file(_ name: String, in directory: TemporaryDirectory, holding count: Int) throws -> (URL, FileHandle) {
+    let url = directory.file(name)
+    try Data(repeating: 0xAB, count: count).write(to: url)
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.seekToEnd()
+    return (url, handle)
+  }
+
+  @Test("an empty chunk is not the end of the body: it writes nothing and reports nothing")
+  func anEmptyChunkReportsNothing() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let (url, handle) = try Self.file("gaps.bin", in: directory, holding: 0)
+      defer { try? handle.close() }
+      let chunks = [Data(repeating: 1, count: 100), Data(), Data(repeating: 2, count: 50), Data()]
+      var reported: [Int64] = []
+      let total = try await StreamToDisk.write(Self.body(chunks), to: handle, startingAt: 0, expectedTotal: 150) {
+        reported.append($0)
+      }
+      #expect(total == 150, "100 + 0 + 50 + 0 bytes: the total is 150, got \(total)")
+      #expect(
+        reported == [100, 150],
+        "progress is strictly increasing: an empty chunk adds no byte, so it reports nothing (and nothing is reported before the first chunk); got \(reported)"
+      )
+      try handle.synchronize()
+      #expect(try Data(contentsOf: url) == chunks.reduce(Data(), +), "the file holds the two non-empty chunks, in order")
+    }
+  }
+
+  @Test("a short body after a resume is reported with the total from the file's start")
+  func truncatedCountsFromTheStartOfTheFile() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let (_, handle) = try Self.file("resumed.bin", in: directory, holding: 1_000)
+      defer { try? handle.close() }
+      var reported: [Int64] = []
+      await #expect(
+        throws: DownloadError.truncated(received: 3_000, expected: 5_000),
+        "1,000 bytes were on disk and the body brought 2,000 of the 4,000 missing: received counts from the file's start, as expected does (3,000 of 5,000)"
+      ) {
+        try await StreamToDisk.write(
+          Self.body([Data(count: 1_500), Data(count: 500)]), to: handle, startingAt: 1_000, expectedTotal: 5_000
+        ) { reported.append($0) }
+      }
+      #expect(reported == [2_500, 3_000], "progress counts from the 1,000 bytes already on disk; got \(reported)")
+    }
+  }
+
+  @Test("a body longer than the server announced is an error too")
+  func aBodyLongerThanAnnouncedFails() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let (_, handle) = try Self.file("long.bin", in: directory, holding: 0)
+      defer { try? handle.close() }
+      await #expect(
+        throws: DownloadError.truncated(received: 120, expected: 100),
+        "the server announced 100 bytes and sent 120: whichever bytes are wrong, this is not the file, and saving it as complete is as bad as saving a short one"
+      ) {
+        try await StreamToDisk.write(
+          Self.body([Data(count: 50), Data(count: 50), Data(count: 20)]), to: handle, startingAt: 0, expectedTotal: 100
+        ) { _ in }
+      }
+    }
+  }
+
   @Test func anEmptyFileDownloads() async throws {
     try await withTemporaryDirectory("downloads") { directory in
       let url = fileURL("empty.bin", size: 0)
@@ -189,5 +258,16 @@ struct Exercise4_StreamToDiskTests {
       "a cancellation that came before the data task existed must stop start with CancellationError before the request is sent, got \(error)"
     )
     #expect(requests.count == 0, "the request of a cancelled download must never be sent; the server saw \(requests.count)")
+  }
+}
+
+/// Chunks handed out one at a time, for a body the test writes by hand.
+private final class Chunks: Sendable {
+  private let remaining: Mutex<[Data]>
+
+  init(_ chunks: [Data]) { remaining = Mutex(chunks) }
+
+  func next() -> Data? {
+    remaining.withLock { $0.isEmpty ? nil : $0.removeFirst() }
   }
 }

@@ -122,11 +122,66 @@ struct Exercise5_PartialFileTests {
     #expect(first.url != second.url, "each download needs its own temporary file")
     #expect(first.url != destination, "the temporary file is never the destination")
     #expect(
+      first.url.lastPathComponent.hasPrefix("."),
+      "the temporary file's name is hidden (it starts with a dot), so a listing of the folder shows no half file: \(first.url.lastPathComponent)"
+    )
+    #expect(
       first.url.deletingLastPathComponent().standardizedFileURL == directory.url.standardizedFileURL,
       "the temporary file lives beside the destination: a rename is atomic only within one file system")
     second.discard()
     #expect(FileManager.default.fileExists(atPath: first.url.path), "discarding one must not touch the other")
     first.discard()
     #expect(directory.contents().isEmpty, "discard removes the temporary files: \(directory.contents())")
+  }
+
+  @Test("create does not make a missing directory: it throws")
+  func createNeedsTheDirectory() throws {
+    let directory = try TemporaryDirectory("downloads")
+    defer { directory.remove() }
+    let destination = directory.file("gone").appendingPathComponent("file.bin")
+    #expect(throws: (any Error).self, "the destination's directory does not exist: create must throw, not make it") {
+      try PartialFile.create(for: destination)
+    }
+    #expect(
+      directory.contents().isEmpty,
+      "where files go is the caller's decision: create must not make the missing folder; found \(directory.contents())")
+  }
+
+  @Test("commit with .fail leaves both files as they are")
+  func failLeavesBothFiles() throws {
+    let directory = try TemporaryDirectory("downloads")
+    defer { directory.remove() }
+    let destination = directory.file("notes.txt")
+    try Data("mine".utf8).write(to: destination)
+    let partial = try PartialFile.create(for: destination)
+    try Data("theirs".utf8).write(to: partial.url)
+    #expect(throws: DownloadError.destinationExists(destination), "the destination exists: .fail throws, naming it") {
+      try partial.commit(policy: .fail)
+    }
+    #expect(try Data(contentsOf: destination) == Data("mine".utf8), "the existing file is untouched")
+    #expect(
+      (try? Data(contentsOf: partial.url)) == Data("theirs".utf8),
+      "commit leaves the temporary file where it was: removing it is discard's job, which the downloader calls on the way out"
+    )
+  }
+
+  @Test("commit without its temporary file throws and leaves the destination alone")
+  func commitWithoutTheTemporaryFileThrows() throws {
+    let directory = try TemporaryDirectory("downloads")
+    defer { directory.remove() }
+    let destination = directory.file("report.pdf")
+    try Data("old version".utf8).write(to: destination)
+    let partial = try PartialFile.create(for: destination)
+    partial.discard()
+    #expect(throws: (any Error).self, "there is no file to rename into place: commit must throw, not report success") {
+      try partial.commit(policy: .replace)
+    }
+    #expect(try Data(contentsOf: destination) == Data("old version".utf8), "the old file stays at the destination")
+    let elsewhere = directory.file("new.pdf")
+    let missing = PartialFile(url: directory.file(".new.pdf.lost.partial"), destination: elsewhere)
+    #expect(throws: (any Error).self, "with .fail and no destination either, there is still nothing to move: commit throws") {
+      try missing.commit(policy: .fail)
+    }
+    #expect(!FileManager.default.fileExists(atPath: elsewhere.path), "nothing appears at the destination")
   }
 }

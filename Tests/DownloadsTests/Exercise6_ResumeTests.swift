@@ -124,6 +124,10 @@ struct Exercise6_ResumeTests {
       (resume(modified, date: modified), "a Last-Modified date equal to Date could hide a second change within that second (§8.8.2.2)"),
       (resume(modified, date: "Sun, 06 Nov 1994 08:49:37 GMT "), "a Date less than a second after Last-Modified proves nothing"),
       (resume(modified), "a Last-Modified date with no Date to compare with is weak"),
+      (
+        resume(modified, date: "Sun, 06 Nov 1994 07:49:37 GMT"),
+        "a Date an hour before Last-Modified proves nothing (the server's clocks disagree): §8.8.2.2 needs Date at least one second after it, not one second apart"
+      ),
       (resume(modified, date: "yesterday"), "a Date that is not an HTTP-date proves nothing"),
       (resume("last tuesday", date: "Mon, 07 Nov 1994 00:00:00 GMT"), "a validator that is neither an entity tag nor a date"),
     ]
@@ -230,6 +234,12 @@ struct Exercise6_ResumeTests {
       "a 206 from another offset would corrupt the file and must be refused"
     ) {
       try data.offset(for: TransferResponse(statusCode: 206, rangeStart: 0, totalLength: 1000))
+    }
+    #expect(
+      throws: DownloadError.unexpectedRange(expected: 400, got: nil),
+      "a 206 without Content-Range does not say where its bytes start: it must be refused, not taken to start at 400"
+    ) {
+      try data.offset(for: TransferResponse(statusCode: 206, totalLength: 1000))
     }
     #expect(throws: DownloadError.httpStatus(416), "an error status is an error") {
       try data.offset(for: TransferResponse(statusCode: 416))

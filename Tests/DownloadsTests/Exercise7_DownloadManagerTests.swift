@@ -219,4 +219,123 @@ struct Exercise7_DownloadManagerTests {
       #expect(await manager.activeTransfers == 0, "a failed transfer is forgotten, so the next call retries")
     }
   }
+
+  @Test("a transfer every caller left is forgotten at once: the next caller starts a new one while the old one winds down")
+  func anAbandonedTransferIsNotJoined() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      // The first transfer is stuck before its second chunk, deaf to its cancellation (a gate),
+      // as a transfer in a slow system call would be; later transfers are held on the clock.
+      let stuck = Gate()
+      let clock = ManualClock()
+      let reached = Counter()
+      let transport = ScriptedTransport(chunkSize: 4096) { _, _, index in
+        guard index == 1 else { return }
+        if reached.increment() == 1 { await stuck.pass() } else { try await clock.sleep(for: .seconds(1)) }
+      }
+      let url = fileURL("shared.bin", size: Self.size)
+      transport.serve(url, .init(size: Self.size, etag: "\"s\""))
+      let manager = DownloadManager(downloader: Downloader(transport: transport), directory: directory.url)
+      let callers = Callers()
+      let gone = callers.start { try await manager.download(url) }
+      let stuckThere = await stuck.arrivals(1, giveUp: { callers.ended.value > 0 })
+      if !stuckThere { try await callers.rethrowEarlyFailure() }
+      try #require(stuckThere, "the first caller's transfer should be running, stuck before its second chunk")
+      gone.cancel()
+      let left = await eventually { callers.ended.value == 1 }
+      if !left { stuck.open() }
+      try #require(left, "the only caller went away: it should get CancellationError at once")
+      let forgotten = await manager.activeTransfers
+      #expect(
+        forgotten == 0,
+        "nobody waits for the first transfer any more: it must be forgotten at once, not when its task has wound down; activeTransfers is \(forgotten)"
+      )
+
+      // The old transfer is still stuck: a new caller must not join it.
+      let again = callers.start { try await manager.download(url) }
+      let fresh = await clock.waitForSleepers(1, giveUp: { callers.ended.value > 1 })
+      if !fresh { stuck.open() }
+      try #require(
+        fresh,
+        "the second caller should start a new transfer; it joined the cancelled one, which would end it with that transfer's CancellationError (started \(transport.starts(of: url)) transfers)"
+      )
+      #expect(transport.starts(of: url) == 2, "two transfers: the abandoned one and the new one")
+
+      // The old transfer ends late; the new one must not notice.
+      stuck.open()
+      await settle()
+      let waiting = await manager.joiners(of: url)
+      #expect(
+        waiting == 1 && callers.ended.value == 1,
+        "the abandoned transfer's late end must leave the new transfer alone (compare the transfer's id): \(waiting) callers wait, \(callers.ended.value) of 2 returned"
+      )
+      await clock.advance(by: .seconds(1))
+      let file = try await again.value
+      #expect((try? Data(contentsOf: file)) == ScriptedTransport.content(size: Self.size), "the new caller gets the whole file")
+      #expect(directory.contents() == ["shared.bin"], "the abandoned transfer leaves no file behind: \(directory.contents())")
+    }
+  }
+
+  @Test("a caller that joins gets the running transfer's file; its own destination is ignored")
+  func aJoinersDestinationIsIgnored() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let hold = Hold(at: .chunk(1))
+      let (manager, transport, url) = makeManager(directory, hold: hold)
+      let first = try await joiners(1, of: url, manager, hold: hold)
+      let elsewhere = directory.file("elsewhere.bin")
+      let callers = Callers()
+      let second = callers.start { try await manager.download(url, to: elsewhere) }
+      let joined = await eventually(giveUp: { callers.ended.value > 0 }) { await manager.joiners(of: url) == 2 }
+      if !joined { await hold.release() }
+      try #require(joined, "the second caller should join the running transfer, whatever destination it names")
+      await hold.release()
+      let (a, b) = (try await first[0].value, try await second.value)
+      #expect(
+        a == directory.file("shared.bin") && b == a,
+        "a joiner gets the running transfer's file, at that transfer's destination: got \(a.lastPathComponent) and \(b.lastPathComponent)"
+      )
+      #expect(transport.starts(of: url) == 1, "one transfer, not one per destination")
+      #expect(directory.contents() == ["shared.bin"], "nothing is written at the joiner's destination: \(directory.contents())")
+    }
+  }
+
+  @Test("a URL with no last path component is saved as `download`")
+  func aURLWithNoNameIsSavedAsDownload() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let transport = ScriptedTransport(chunkSize: 4096)
+      let manager = DownloadManager(downloader: Downloader(transport: transport), directory: directory.url)
+      for address in ["http://files.test/", "http://files.test"] {
+        let url = try #require(URL(string: address))
+        transport.serve(url, .init(size: 5_000))
+        let file = try await manager.download(url)
+        #expect(
+          file == directory.file("download"),
+          "\(address) has no last path component to name the file after: it goes to `download` in the directory, got \(file.path)"
+        )
+        #expect((try? Data(contentsOf: file)) == ScriptedTransport.content(size: 5_000), "\(address): the whole file")
+      }
+    }
+  }
+
+  /// Callers of the manager, counted when they return.
+  final class Callers: Sendable {
+    let ended = Counter()
+    private let tasks = Recorder<Task<URL, any Error>>()
+
+    init() { Quiescence.install() }
+
+    func start(_ call: @escaping @Sendable () async throws -> URL) -> Task<URL, any Error> {
+      let task = Task {
+        defer { ended.increment() }
+        return try await call()
+      }
+      tasks.append(task)
+      return task
+    }
+
+    /// Rethrows the error of a caller that has already returned (such as "not implemented").
+    func rethrowEarlyFailure() async throws {
+      guard ended.value > 0 else { return }
+      for task in tasks.values { _ = try await task.value }
+    }
+  }
 }

@@ -169,16 +169,79 @@ struct Exercise8_PriorityJoinTests {
       let job = try await Self.submittedJob(scheduler, for: callers)
       _ = callers.start(manager, "doc.bin", priority: .normal)
       try #require(await eventually { await manager.joiners(of: url) == 2 }, "the second caller should join")
-      _ = callers.start(manager, "doc.bin", priority: .low)
+      _ = callers.start(manager, "doc.bin", priority: .normal)
       try #require(await eventually { await manager.joiners(of: url) == 3 }, "the third caller should join")
+      _ = callers.start(manager, "doc.bin", priority: .low)
+      try #require(await eventually { await manager.joiners(of: url) == 4 }, "the fourth caller should join")
       let priority = await manager.priority(of: url)
-      #expect(priority == .normal, "callers asked for .low, .normal, .low: the transfer runs at .normal, not \(String(describing: priority))")
-      // Every change the three callers set off has reached the scheduler once all is parked.
+      #expect(
+        priority == .normal,
+        "callers asked for .low, .normal, .normal, .low: the transfer runs at .normal, not \(String(describing: priority))")
+      // Every change the four callers set off has reached the scheduler once all is parked.
       await settle()
-      let changes = await scheduler.priorityChanges.map(\.priority)
-      #expect(changes == [.normal], "one change (to .normal) should reach the scheduler; a lower caller sends none; sent \(changes)")
+      let changes = await scheduler.priorityRequests.map(\.priority)
+      #expect(
+        changes == [.normal],
+        "one change (to .normal) should reach the scheduler; an equal or lower caller sends none (an equal change would send the job to the back of its line); sent \(changes)"
+      )
       await scheduler.run(job.id)
       try #require(await callers.allEnded(), "every caller should get the file once the job has run")
+    }
+  }
+
+  @Test("the priority stays when the caller that raised it leaves")
+  func priorityStaysWhenTheTapLeaves() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let (_, scheduler, manager) = Self.recorded("clip.bin", in: directory)
+      let callers = Callers()
+      let url = Self.url("clip.bin")
+      let prefetch = callers.start(manager, "clip.bin", priority: .low)
+      let job = try await Self.submittedJob(scheduler, for: callers)
+      let tap = callers.start(manager, "clip.bin", priority: .high)
+      let joined = await eventually { await manager.joiners(of: url) == 2 }
+      try #require(joined, "the tap should join the prefetch")
+      await settle()
+      tap.cancel()
+      let left = await eventually { callers.ended.value == 1 }
+      try #require(left, "the tap went away: it should get CancellationError at once")
+      await settle()
+      let priority = await manager.priority(of: url)
+      #expect(
+        priority == .high,
+        "a transfer's priority never goes down: the prefetch keeps the place the tap won, got \(String(describing: priority))")
+      let sent = await scheduler.priorityRequests
+      #expect(
+        sent == [.init(id: job.id, priority: .high)],
+        "the only change is the raise to .high; a caller leaving sends none; sent \(sent)")
+      await scheduler.run(job.id)
+      try #require(await callers.allEnded(), "the prefetch should get the file once the job has run")
+      let file = try await prefetch.value
+      #expect(file == directory.file("clip.bin"), "the prefetch gets the file")
+    }
+  }
+
+  @Test("without a scheduler the priority is still recorded, the highest any caller asked for")
+  func priorityWithoutAScheduler() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let hold = Hold(at: .chunk(1))
+      let transport = Self.transport(["plain.bin"], holdingAt: hold)
+      let manager = DownloadManager(downloader: Downloader(transport: transport), directory: directory.url)
+      let callers = Callers()
+      let url = Self.url("plain.bin")
+      let first = callers.start(manager, "plain.bin", priority: .low)
+      let running = await eventually(giveUp: { callers.ended.value > 0 }) { hold.held == 1 }
+      if !running { try await callers.rethrowEarlyFailure() }
+      try #require(running, "with no scheduler the transfer starts at once")
+      #expect(await manager.priority(of: url) == .low, "the first caller asked for .low")
+      let second = callers.start(manager, "plain.bin", priority: .high)
+      try #require(await eventually { await manager.joiners(of: url) == 2 }, "the second caller should join")
+      let priority = await manager.priority(of: url)
+      #expect(
+        priority == .high,
+        "priority(of:) is the highest any caller asked for, scheduler or not: .high, got \(String(describing: priority))")
+      try #require(await callers.finish(releasing: hold), "both callers should get the file")
+      _ = try await (first.value, second.value)
+      #expect(await manager.priority(of: url) == nil, "no transfer of the URL runs any more")
     }
   }
 

@@ -61,6 +61,11 @@ extension DownloadManager {
 
   /// A caller joined `url`'s transfer asking for `priority`: the transfer runs at the highest
   /// priority any of its callers asked for. O(1) here; the change reaches the scheduler in order.
+  ///
+  /// A caller that asks for the transfer's priority or a lower one changes nothing and sends
+  /// nothing (a change is a new arrival in the scheduler's queue: an equal one would send the job
+  /// to the back of its line and restart its aging). The priority never goes down, not even when
+  /// the caller that raised it leaves: the others keep the place it won.
   func raisePriority(of url: URL, to priority: DownloadPriority) {
     guard let transfer = transfers[url], priority > transfer.priority else { return }
     transfers[url]?.priority = priority
@@ -77,7 +82,9 @@ extension DownloadManager {
     }
   }
 
-  /// The priority `url`'s transfer runs at; nil when no transfer of `url` runs.
+  /// The priority `url`'s transfer runs at, the highest its callers asked for, with or without a
+  /// scheduler (without one, nothing waits, and it is only recorded); nil when no transfer of
+  /// `url` runs.
   public func priority(of url: URL) -> DownloadPriority? {
     transfers[url]?.priority
   }

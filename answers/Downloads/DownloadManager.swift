@@ -43,9 +43,16 @@ public actor DownloadManager {
   }
 
   /// The file at `url`, downloaded to `destination` (default: `directory` + the URL's last path
-  /// component). If a transfer of `url` is running, this call joins it and gets its file, and its
-  /// `destination` is ignored. Cancelling the calling task makes this call throw
-  /// `CancellationError` at once; the transfer is cancelled only when every joiner has gone.
+  /// component, or `download` when the URL has none, such as `https://example.com/`). If a
+  /// transfer of `url` is running, this call joins it and gets its file, and its `destination` is
+  /// ignored (nothing is written there). Cancelling the calling task makes this call throw
+  /// `CancellationError` at once; the transfer is cancelled only when every joiner has gone. A
+  /// caller whose task is cancelled before it calls throws at once and leaves no transfer running.
+  ///
+  /// A transfer whose callers have all gone is forgotten at once, not when its cancelled task has
+  /// wound down: `activeTransfers` and `joiners(of:)` stop counting it, and the next call of the
+  /// URL starts a new transfer. The old one's late end must not touch the new one (that is what
+  /// the transfer's `id` tells apart).
   ///
   /// With a scheduler, the transfer waits for a slot at `priority`, and a caller that joins with
   /// a higher priority raises the transfer's (exercise 8).
@@ -79,7 +86,8 @@ public actor DownloadManager {
     transfers[url]?.waiters.count ?? 0
   }
 
-  /// How many transfers are running.
+  /// How many transfers are running: those that callers wait for (one that every caller has left
+  /// is not counted, even while its task winds down).
   public var activeTransfers: Int { transfers.count }
 
   func defaultDestination(for url: URL) -> URL {

@@ -44,8 +44,9 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
     self.queue = PriorityQueue(clock: clock, agingBound: agingBound)
   }
 
-  /// Queues `work` and starts it if a slot is free. The work should stop when its task is
-  /// cancelled.
+  /// Queues `work` and starts it if a slot is free, within this call: when `submit` returns, a
+  /// job that found a free slot is already `.running` (its work may not have begun yet), never
+  /// left for a later turn of the actor. The work should stop when its task is cancelled.
   @discardableResult
   public func submit(priority: DownloadPriority = .normal, _ work: @escaping @Sendable () async -> Void) -> JobID {
     nextID += 1
@@ -56,6 +57,7 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
   }
 
   /// Cancels a job: a queued one never runs; a running one is cancelled and its slot is free now.
+  /// An ID that is unknown, finished or already cancelled is ignored: it frees no slot.
   public func cancel(_ id: JobID) {
     if let ticket = tickets.removeValue(forKey: id) {
       queue.remove(ticket)
@@ -65,7 +67,8 @@ public actor DownloadScheduler<C: Clock> where C.Duration == Duration {
     }
   }
 
-  /// Changes a queued job's priority. Returns false if it is not queued (running, done, unknown).
+  /// Changes a queued job's priority, as `PriorityQueue.changePriority` does (a new arrival at that
+  /// level, even the one it has). Returns false if it is not queued (running, done, unknown).
   @discardableResult
   public func changePriority(of id: JobID, to priority: DownloadPriority) -> Bool {
     guard let ticket = tickets[id] else { return false }

@@ -39,8 +39,10 @@ public struct ResumeData: Sendable, Equatable, Codable {
   /// equivalent file, not the same bytes, and the rest of one file glued to the start of another
   /// is a corrupt file. A `Last-Modified` date goes only when it is a strong validator
   /// (§8.8.2.2): `responseDate` is at least one second after it, so the file could not change
-  /// again within the second the date names. Dates are read with `HTTPDate.parse`, in any of the
-  /// three formats; anything else (no date, an unreadable one) is not sent.
+  /// again within the second the date names. A `Date` earlier than `Last-Modified` (a server
+  /// whose clocks disagree) proves nothing, however far apart the two are: not sent. Dates are
+  /// read with `HTTPDate.parse`, in any of the three formats; anything else (no date, an
+  /// unreadable one) is not sent.
   public var ifRangeValidator: String? {
     guard let validator else { return nil }
     if validator.hasPrefix("W/") { return nil }  // weak: equivalent, not identical
@@ -69,8 +71,10 @@ public struct ResumeData: Sendable, Equatable, Codable {
   /// A 206 that starts exactly at `bytesOnDisk` continues there. A 200 is the whole file (the
   /// server ignored the range, or the file changed): start again from 0. A 206 that starts
   /// anywhere else would corrupt the file: throws `DownloadError.unexpectedRange(expected:
-  /// bytesOnDisk, got: response.rangeStart)`. Any other status throws `DownloadError.httpStatus` with
-  /// that status (a 416, say: the range no longer fits the file).
+  /// bytesOnDisk, got: response.rangeStart)`, and so does a 206 with no `Content-Range`
+  /// (`rangeStart` nil: `got: nil`), which does not say where its bytes belong. Any other status
+  /// throws `DownloadError.httpStatus` with that status (a 416, say: the range no longer fits the
+  /// file).
   public func offset(for response: TransferResponse) throws -> Int64 {
     switch response.statusCode {
     case 206:

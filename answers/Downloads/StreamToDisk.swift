@@ -13,10 +13,20 @@ public enum StreamToDisk {
   /// disk, and returns the number of bytes on disk at the end.
   ///
   /// After each chunk has been written, `progress` receives the total on disk so far (`offset`
-  /// plus what this call wrote): a strictly increasing sequence. Memory stays at one chunk: a chunk
-  /// is written before the next one is pulled. Between chunks the task's cancellation is checked,
-  /// because a transport may keep delivering after its reader was cancelled. When `expectedTotal`
-  /// is known and the body ends short of it, throws `DownloadError.truncated`.
+  /// plus what this call wrote): a strictly increasing sequence. An empty chunk is not the end of
+  /// the body (only `nil` is): it writes nothing and reports nothing. `progress` is not called
+  /// before the first chunk (the caller reports `offset` itself). Memory stays at one chunk: a
+  /// chunk is written before the next one is pulled.
+  ///
+  /// Between chunks the task's cancellation is checked, because a transport may keep delivering
+  /// after its reader was cancelled: a cancelled task throws `CancellationError` and pulls no
+  /// further chunk. Whether a chunk already pulled when the cancel is seen is written first is
+  /// your choice.
+  ///
+  /// When `expectedTotal` is known and the body ends at any other total, throws
+  /// `DownloadError.truncated(received:expected:)` with the total counted from the file's start
+  /// (`offset` included, as `expectedTotal` is): short, as a dropped connection leaves it, or
+  /// longer than the server announced, which is no more the file than a short one.
   public static func write(
     _ body: TransferBody, to handle: FileHandle, startingAt offset: Int64, expectedTotal: Int64?,
     progress: (Int64) -> Void
@@ -24,6 +34,7 @@ public enum StreamToDisk {
     var onDisk = offset
     for try await chunk in body {
       try Task.checkCancellation()
+      guard !chunk.isEmpty else { continue }  // no bytes, no progress: the count must grow
       try handle.write(contentsOf: chunk)
       onDisk += Int64(chunk.count)
       progress(onDisk)
