@@ -11,14 +11,15 @@ import Workbook
 /// Loads upcoming images into the loader's caches in the background, a few at a time.
 ///
 /// `prefetch` and `cancelPrefetching` are O(k) for k URLs (plus O(n) to drop cancelled URLs
-/// from a queue of n); the queue is FIFO, so the rows
+/// from a queue of n), and taking the next URL is O(1) amortized; the queue is FIFO, so the rows
 /// nearest the screen, which the caller passes first, load first.
 public actor ImagePrefetcher {
   public nonisolated let loader: ImageLoader
   public nonisolated let maxConcurrent: Int
   public nonisolated let priority: TaskPriority
   // TODO: add your state: the queue of URLs waiting for a slot, and the task running for each
-  // URL being prefetched (with an id, so a late finish cannot remove a newer run).
+  // URL being prefetched (with an id, so a late finish cannot remove a newer run). An `Array`'s
+  // `removeFirst()` shifts every element left: O(n) a call, so keep an index of the next one.
   /// URLs that were skipped because they were cached or loading when their turn came.
   public private(set) var skippedCount = 0
   /// URLs whose prefetch ran to the end (loaded or failed). A prefetch cancelled by

@@ -11,13 +11,17 @@ import Workbook
 /// Loads upcoming images into the loader's caches in the background, a few at a time.
 ///
 /// `prefetch` and `cancelPrefetching` are O(k) for k URLs (plus O(n) to drop cancelled URLs
-/// from a queue of n); the queue is FIFO, so the rows
+/// from a queue of n), and taking the next URL is O(1) amortized; the queue is FIFO, so the rows
 /// nearest the screen, which the caller passes first, load first.
 public actor ImagePrefetcher {
   public nonisolated let loader: ImageLoader
   public nonisolated let maxConcurrent: Int
   public nonisolated let priority: TaskPriority
+  /// The URLs waiting for a slot are `queue[head...]`, oldest first. Taking one moves `head` on
+  /// (`removeFirst()` would shift every other URL: O(n) a start); the taken ones are dropped
+  /// once they are half of the array, so each URL is moved at most once: O(1) amortized.
   private var queue: [URL] = []
+  private var head = 0
   private var queued: Set<URL> = []
   private var running: [URL: (id: Int, task: Task<Void, Never>)] = [:]
   private var nextID = 0
@@ -65,6 +69,8 @@ public actor ImagePrefetcher {
   /// Forgets queued `urls` and cancels their running loads (the user scrolled away from them).
   public func cancelPrefetching(_ urls: [URL]) {
     let cancelled = Set(urls)
+    queue.removeSubrange(..<head)
+    head = 0
     queue.removeAll { cancelled.contains($0) }
     queued.subtract(cancelled)
     for url in cancelled {
@@ -76,19 +82,25 @@ public actor ImagePrefetcher {
   /// Cancels every queued and running prefetch.
   public func stop() {
     queue.removeAll()
+    head = 0
     queued.removeAll()
     for entry in running.values { entry.task.cancel() }
     running.removeAll()
   }
 
   /// URLs waiting for a free slot.
-  public var pendingCount: Int { queue.count }
+  public var pendingCount: Int { queue.count - head }
   /// Prefetches running now (never more than `maxConcurrent`).
   public var runningCount: Int { running.count }
 
   private func startMore() {
-    while running.count < maxConcurrent, !queue.isEmpty {
-      let url = queue.removeFirst()
+    while running.count < maxConcurrent, head < queue.count {
+      let url = queue[head]
+      head += 1
+      if head >= 32, head * 2 >= queue.count {
+        queue.removeSubrange(..<head)
+        head = 0
+      }
       queued.remove(url)
       nextID += 1
       let id = nextID
