@@ -1,0 +1,64 @@
+import Testing
+import WorkbookTesting
+
+@testable import Downloads
+
+/// The scheduler promises every operation in O(1) amortized, plus starting jobs: a job is found by
+/// its ID in a dictionary, and the queue of exercise 1 does the rest. `GrowthCheck` times submit,
+/// cancel, changePriority and state(of:) with 100 jobs waiting, then 1,000 and 10,000, and fails
+/// when one costs more than 20× what it cost with 100: a job looked up by walking a list (or a
+/// dictionary searched with `first(where:)`) grows with the jobs waiting, about 100× by 10,000.
+@Suite("Exercise 3 — The scheduler (cost)", .timeLimit(.minutes(1)))
+struct Exercise3_DownloadSchedulerCostTests {
+  @Test("submit, cancel, changePriority and state(of:) cost the same with 100 jobs waiting and with 10,000")
+  func operationsTakeConstantTime() async {
+    var started: [(scheduler: DownloadScheduler<ManualClock>, jobs: [JobID])] = []
+    let verdict = await GrowthCheck(sizes: [1_000, 10_000], unit: "jobs waiting").run { waiting in
+      let clock = ManualClock()
+      let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock, agingBound: nil)
+      let work: @Sendable () async -> Void = { try? await clock.sleep(for: .seconds(3_600)) }
+      var jobs: [JobID] = []
+      for _ in 0...waiting { jobs.append(await scheduler.submit(priority: .low, work)) }
+      started.append((scheduler, jobs))
+      return await Self.schedulerWorkload(scheduler, work: work, jobs: jobs)
+    }
+    // Every job's work sleeps on a clock nobody moves: cancelling them all lets the tasks end.
+    for (scheduler, jobs) in started {
+      for job in jobs.reversed() { await scheduler.cancel(job) }  // the queued ones first, then the one running
+    }
+    if let failure = verdict.message(
+      advice: """
+        Keep what you need to find a job by its ID in dictionaries (its queue ticket while it \
+        waits, its task while it runs): every operation is then a lookup plus the queue's own \
+        O(1) work. Never search a list of jobs, or a dictionary with `first(where:)`, for an ID.
+        """)
+    {
+      Issue.record("\(failure)")
+    }
+  }
+
+  /// A scheduler given `jobs` (one running, its work asleep on a clock nobody moves, and the
+  /// rest queued behind it), and a round of 200 calls of each operation. The jobs a round
+  /// submits are cancelled again, so the queue keeps its size.
+  static func schedulerWorkload(
+    _ scheduler: DownloadScheduler<ManualClock>, work: @escaping @Sendable () async -> Void, jobs: [JobID]
+  ) async -> GrowthCheck.Workload {
+    let waiting = jobs.count - 1
+    let queued = Array(jobs.dropFirst())  // the first one runs
+    guard await scheduler.runningCount == 1, await scheduler.queuedCount == waiting else {
+      return .broken(
+        "\(waiting + 1) jobs submitted with maxConcurrent 1 should leave 1 running and \(waiting) queued; "
+          + "the scheduler's own tests say what is missing")
+    }
+    var random = SeededRandom(seed: UInt64(waiting))
+    return .ready { timer in
+      var fresh: [JobID] = []
+      fresh.reserveCapacity(200)
+      await timer.time("submit", calls: 200) { _ in fresh.append(await scheduler.submit(priority: .low, work)) }
+      let picks = (0..<200).map { _ in queued[Int(random.next() % UInt64(queued.count))] }
+      await timer.time("changePriority", calls: picks.count) { _ = await scheduler.changePriority(of: picks[$0], to: .low) }
+      await timer.time("state(of:)", calls: picks.count) { _ = await scheduler.state(of: picks[$0]) }
+      await timer.time("cancel", calls: fresh.count) { await scheduler.cancel(fresh[$0]) }
+    }
+  }
+}
