@@ -246,7 +246,8 @@ struct Exercise3_DownloadSchedulerTests {
     #expect(!(await scheduler.changePriority(of: slow, to: .high)), "a cancelled job is no longer queued")
     #expect(await scheduler.state(of: JobID(rawValue: 9_999)) == nil, "an unknown ID has no state")
     // The next job ends on its own; the last one takes the slot. A cancel of the finished job
-    // must not free it.
+    // must not free it. A job that is running may not have reached its sleep yet: wait for it.
+    try #require(await clock.waitForSleepers(1), "the next job should sleep on the clock once it runs")
     await clock.advance(by: .seconds(1))
     try #require(await eventually { running.started.count == 3 && clock.sleepers == 1 }, "the last job should start")
     let extra = await scheduler.submit(job("extra", clock: clock, running: running))

@@ -8,11 +8,8 @@ struct GrowthCheckTests {
     let elements = Set(0..<size)
     let probes = (0..<200).map { ($0 &* 7_919) % size }
     return .ready { timer in
-      var found = 0
-      await timer.time("contains", calls: probes.count) { index in
-        if elements.contains(probes[index]) { found += 1 }
-      }
-      precondition(found == probes.count)
+      // A round stops early once it is over its budget, so how many were found says nothing.
+      await timer.time("contains", calls: probes.count) { index in _ = elements.contains(probes[index]) }
     }
   }
 
@@ -21,11 +18,8 @@ struct GrowthCheckTests {
     let elements = Array(0..<size)
     let probes = (0..<200).map { size - 1 - ($0 % 10) }
     return .ready { timer in
-      var found = 0
-      await timer.time("contains", calls: probes.count) { index in
-        if elements.contains(probes[index]) { found += 1 }
-      }
-      precondition(found > 0)
+      // A round stops early once it is over its budget, so how many were found says nothing.
+      await timer.time("contains", calls: probes.count) { index in _ = elements.contains(probes[index]) }
     }
   }
 
