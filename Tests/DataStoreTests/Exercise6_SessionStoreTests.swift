@@ -160,7 +160,8 @@ struct Exercise6_SessionStoreTests {
         try await store.logout()
       } catch {
         Issue.record(
-          "logout() while signed out threw \(error): a second tap on Sign out, or a logout after the session expired, is no error; it erases whatever is there and succeeds")
+          "logout() while signed out threw \(error): a second tap on Sign out, or a logout after the session expired, is no error; it erases whatever is there and succeeds"
+        )
       }
       #expect(await store.snapshot() == Session(preferences: ["theme": "dark"]), "a logout keeps the preferences and leaves nobody signed in")
     }
