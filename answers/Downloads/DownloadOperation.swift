@@ -71,7 +71,9 @@ public final class DownloadOperation: Operation, @unchecked Sendable {
     queuePriority = priority.queuePriority
   }
 
-  /// How the transfer ended; nil until the operation is finished. An operation cancelled before
+  /// How the transfer ended; nil until the operation is finished, and set before `isFinished`
+  /// turns true, so an operation that depends on this one (or a completion block) can read it.
+  /// An operation cancelled before
   /// it started ends with `CancellationError`; one cancelled while running ends as its transfer
   /// does (with `CancellationError` from a cancelled wait, or success if it finished anyway).
   public var result: Result<Void, any Error>? { lock.withLock { outcome } }

@@ -41,7 +41,9 @@ public actor FeedActions {
   /// error is thrown, mapped with `FeedError(_:)` (`.offline`, else `.network(...)`). On success
   /// the server's copy is stored, even over a newer local change: it is the server's word on the
   /// post, newer than anything the app guessed. A post that is not in the repository throws
-  /// `.failed(reason:)` and sends nothing.
+  /// `.failed(reason:)` and sends nothing. Whether a like cancelled in flight rolls back or
+  /// stays is your choice (the request may or may not have reached the server): no test depends
+  /// on it.
   @discardableResult
   public func toggleLike(postID: String) async throws(FeedError) -> Post {
     guard let before = await repository.post(id: postID) else {

@@ -88,6 +88,8 @@ public actor FeedRepository {
   ///
   /// The check and the replacement happen in one step on this actor, so a launch that restores
   /// the saved feed and fetches the first page at the same time cannot end with the older posts.
+  /// Whether a `loadNextPage()` in flight when the restore runs is applied or dropped when it
+  /// arrives is your choice: no test depends on it.
   @discardableResult
   public func restore(_ saved: FeedPage) -> Bool {
     guard !hasNetworkPage else { return false }
