@@ -11,7 +11,7 @@ import WorkbookTesting
 struct Exercise1_DataStoreCostTests {
   @Test("get, set, contains and snapshot cost the same at 100 entries and at 100,000")
   func operationsTakeConstantTime() async {
-    let verdict = await GrowthCheck(sizes: [10_000, 100_000], unit: "entries").run(Self.storeWorkload)
+    let verdict = await GrowthCheck(sizes: [10_000, 100_000], unit: "entries").run { await Self.storeWorkload(entries: $0) }
     if let failure = verdict.message(
       advice: """
         Each operation should be one dictionary operation on `storage`. A set that copies the \

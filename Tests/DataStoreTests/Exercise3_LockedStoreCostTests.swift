@@ -11,7 +11,7 @@ import WorkbookTesting
 struct Exercise3_LockedStoreCostTests {
   @Test("get, set and snapshot cost the same at 100 entries and at 100,000")
   func operationsTakeConstantTime() async {
-    let verdict = await GrowthCheck(sizes: [10_000, 100_000], unit: "entries").run(Self.storeWorkload)
+    let verdict = await GrowthCheck(sizes: [10_000, 100_000], unit: "entries").run { Self.storeWorkload(entries: $0) }
     if let failure = verdict.message(
       advice: """
         A snapshot returns the dictionary itself (`withLock { $0 }`): a `Dictionary` is a value, so \

@@ -239,7 +239,7 @@ extension Exercise1_PriorityQueueTests {
   /// right answer by 20× or more as well, so the test stops at 10,000.)
   @Test("enqueue, dequeue, remove and changePriority take constant time: their cost does not grow with the queue")
   func operationsTakeConstantTime() async {
-    let verdict = await GrowthCheck(sizes: [1_000, 10_000], unit: "elements").run(Self.queueWorkload)
+    let verdict = await GrowthCheck(sizes: [1_000, 10_000], unit: "elements").run { Self.queueWorkload(elements: $0) }
     if let failure = verdict.message(
       advice: """
         An O(1) amortized operation compares only the fronts of the three lines, finds an element \

@@ -13,7 +13,7 @@ import WorkbookTesting
 struct Exercise1_FeedRepositoryCostTests {
   @Test("a page and a like cost the same on a feed of 100 posts and on one of 100,000")
   func pagesAndLikesTakeConstantTime() async {
-    let verdict = await GrowthCheck(sizes: [10_000, 100_000], unit: "posts").run(Self.feedWorkload)
+    let verdict = await GrowthCheck(sizes: [10_000, 100_000], unit: "posts").run { await Self.feedWorkload(posts: $0) }
     if let failure = verdict.message(
       advice: """
         Keep a dictionary from post id to its position in `posts`, update it as posts are \

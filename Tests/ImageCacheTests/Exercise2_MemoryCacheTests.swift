@@ -282,7 +282,7 @@ extension Exercise2_MemoryCacheTests {
   /// call grows 60–85× from 100 to 10,000 alone.
   @Test("get, set and remove take constant time: their cost does not grow with the entries")
   func operationsTakeConstantTime() async {
-    let verdict = await GrowthCheck(sizes: [1_000, 10_000, 100_000], unit: "entries").run(Self.lruWorkload)
+    let verdict = await GrowthCheck(sizes: [1_000, 10_000, 100_000], unit: "entries").run { Self.lruWorkload(entries: $0) }
     if let failure = verdict.message(
       advice: """
         An O(1) operation looks the key up in the dictionary and relinks its node; it never walks \

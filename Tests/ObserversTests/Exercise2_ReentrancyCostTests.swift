@@ -12,7 +12,7 @@ import WorkbookTesting
 struct Exercise2_ReentrancyCostTests {
   @Test("a delivery costs the same per observer, and a first call the same, with 100 observers and with 10,000")
   func deliveriesScaleWithTheObservers() async {
-    let verdict = await GrowthCheck(sizes: [1_000, 10_000], unit: "observers").run(Self.deliveryWorkload)
+    let verdict = await GrowthCheck(sizes: [1_000, 10_000], unit: "observers").run { Self.deliveryWorkload(observers: $0) }
     if let failure = verdict.message(
       advice: """
         The observers array is sorted by id (ids only grow, and new observers are appended), so \

@@ -29,7 +29,7 @@ struct GrowthCheckTests {
 
   @Test("a hash lookup passes: its cost stays flat from 100 to 100,000 elements")
   func flatCostPasses() async {
-    let verdict = await GrowthCheck(sizes: [10_000, 100_000], unit: "elements").run(Self.hashedLookup)
+    let verdict = await GrowthCheck(sizes: [10_000, 100_000], unit: "elements").run { Self.hashedLookup($0) }
     #expect(verdict.failure == nil, "a set lookup is O(1); the check should pass it: \(verdict.report)")
     #expect(verdict.report.count == 3, "one line for the baseline and one per size: \(verdict.report)")
   }
