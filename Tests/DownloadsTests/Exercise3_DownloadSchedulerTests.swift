@@ -17,6 +17,27 @@ struct Exercise3_DownloadSchedulerTests {
     }
   }
 
+  /// One slot, held by a "slow" job that ignores its cancellation until `gate` opens (as a
+  /// transfer stuck in a system call would), with "next" and "last" queued behind it.
+  func slowJobWithTwoBehind() async throws -> (
+    clock: ManualClock, running: Concurrency, gate: Gate, scheduler: DownloadScheduler<ManualClock>,
+    slow: JobID, next: JobID, last: JobID
+  ) {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let gate = Gate()
+    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock)
+    let slow = await scheduler.submit {
+      running.enter("slow")
+      await gate.pass()
+      running.leave()
+    }
+    try #require(await gate.arrivals(1), "the slow job should start at once")
+    let next = await scheduler.submit(job("next", clock: clock, running: running))
+    let last = await scheduler.submit(job("last", clock: clock, running: running))
+    return (clock, running, gate, scheduler, slow, next, last)
+  }
+
   @Test("the limit of 3 holds under 100 concurrent submissions, and every job runs")
   func limitHoldsUnderLoad() async throws {
     let clock = ManualClock()
@@ -102,20 +123,7 @@ struct Exercise3_DownloadSchedulerTests {
 
   @Test("cancelling a running job frees its slot at once, even before its work has wound down")
   func cancelRunningFreesTheSlotAtOnce() async throws {
-    let clock = ManualClock()
-    let running = Concurrency()
-    let gate = Gate()
-    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock)
-    // The slow job ignores its cancellation until the gate opens, as a transfer stuck in a
-    // system call would.
-    let slow = await scheduler.submit {
-      running.enter("slow")
-      await gate.pass()
-      running.leave()
-    }
-    try #require(await gate.arrivals(1), "the slow job should start at once")
-    let next = await scheduler.submit(job("next", clock: clock, running: running))
-    let last = await scheduler.submit(job("last", clock: clock, running: running))
+    let (clock, running, gate, scheduler, slow, next, last) = try await slowJobWithTwoBehind()
     await scheduler.cancel(slow)
     // Read in the actor's next turn: cancel() itself must have handed the slot on.
     let nextState = await scheduler.state(of: next)
@@ -220,19 +228,7 @@ struct Exercise3_DownloadSchedulerTests {
 
   @Test("cancelling a job that is unknown, finished or already cancelled changes nothing")
   func forgottenJobsAreIgnored() async throws {
-    let clock = ManualClock()
-    let running = Concurrency()
-    let gate = Gate()
-    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: clock)
-    // The slow job ignores its cancellation until the gate opens.
-    let slow = await scheduler.submit {
-      running.enter("slow")
-      await gate.pass()
-      running.leave()
-    }
-    try #require(await gate.arrivals(1), "the slow job should start at once")
-    let next = await scheduler.submit(job("next", clock: clock, running: running))
-    let last = await scheduler.submit(job("last", clock: clock, running: running))
+    let (clock, running, gate, scheduler, slow, next, last) = try await slowJobWithTwoBehind()
     await scheduler.cancel(slow)
     #expect(await scheduler.state(of: next) == .running, "the cancelled job's slot goes to the next job")
     await scheduler.cancel(slow)

@@ -66,34 +66,24 @@ func utcCalendar() -> Calendar {
   return calendar
 }
 
-/// Two questions of chapter 7 and one of chapter 8, with the parts every question has.
+/// Two questions of chapter 7 (the scratch workbook's, and one more) and one of chapter 8, with
+/// the parts every question has.
 func sampleQuestions() -> [InterviewQuestion] {
   let seven = InterviewQuestion.parse(
-    """
-    # Chapter 7 — Interview questions
+    countersInterview + """
 
-    ## How do you count?
 
-    ### Model answer
-    One at a time.
+      ## What breaks when two threads count?
 
-    ### Follow-ups
-    - And two at a time?
+      ### Model answer
+      Lost updates: both read 4, both write 5.
 
-    ### Red flags
-    - Counting twice.
+      ### Follow-ups
+      - How do you prove it?
 
-    ## What breaks when two threads count?
-
-    ### Model answer
-    Lost updates: both read 4, both write 5.
-
-    ### Follow-ups
-    - How do you prove it?
-
-    ### Red flags
-    - "It never happened to me."
-    """, chapter: 7, chapterTitle: "Counters")
+      ### Red flags
+      - "It never happened to me."
+      """, chapter: 7, chapterTitle: "Counters")
   let eight = InterviewQuestion.parse(
     """
     ## Why cache at all?

@@ -124,23 +124,7 @@ final class ScratchWorkbook {
       Use two counters from exercise 1.
       """
     ),
-    (
-      "Chapters/07-counters/interview.md",
-      """
-      # Chapter 7 — Interview questions
-
-      ## How do you count?
-
-      ### Model answer
-      One at a time.
-
-      ### Follow-ups
-      - And two at a time?
-
-      ### Red flags
-      - Counting twice.
-      """
-    ),
+    ("Chapters/07-counters/interview.md", countersInterview),
     (
       "Chapters/07-counters/mutants/01-counts-twice.mutant",
       """
@@ -269,3 +253,19 @@ final class ScratchWorkbook {
     ),
   ]
 }
+
+/// Chapter 7's interview in the scratch workbook: one question with every part a question has.
+let countersInterview = """
+  # Chapter 7 — Interview questions
+
+  ## How do you count?
+
+  ### Model answer
+  One at a time.
+
+  ### Follow-ups
+  - And two at a time?
+
+  ### Red flags
+  - Counting twice.
+  """
