@@ -37,7 +37,7 @@ TSAN_SUPPRESSIONS := $(if $(filter Linux,$(UNAME)),suppressions='$(CURDIR)/Tools
 # CONTRIBUTING.md), and the recipes that run tests raise the soft limit to 4096 where the shell may.
 RAISE_FILE_LIMIT := n=$$(ulimit -Sn); if [ "$$n" != unlimited ] && [ "$$n" -lt 4096 ]; then ulimit -Sn 4096 2>/dev/null || ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; fi;
 
-.PHONY: help tool requirements progress lint sanitize mutants fingerprints test test-nonsending check check-tooling server bench drill figures demo clean
+.PHONY: help tool requirements progress lint sanitize mutants variants fingerprints test test-nonsending check check-tooling server bench drill figures demo clean
 
 # `make help` prints the table below: each `target: ## what it does` line, the `##` lines under
 # it (options, aligned by hand), and the `##@` section headings; {chapters} reads the chapter numbers.
@@ -155,6 +155,11 @@ mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by
 ##      CHAPTER=N           one chapter's mutants
 ##      MUTANTS=40,41       only these (the number each file name starts with)
 	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER) $(if $(MUTANTS),--only $(MUTANTS))
+
+variants: $(WORKBOOK) ## every other correct solution in Chapters/*/variants passes every test
+##      CHAPTER=N           one chapter's variants
+##      VARIANTS=40,41      only these (the number each file name starts with)
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) variants $(CHAPTER) $(if $(VARIANTS),--only $(VARIANTS))
 
 sanitize: requirements ## the answers' tests under the thread sanitizer (suppressions on Linux only)
 	@$(RAISE_FILE_LIMIT) set -x; TSAN_OPTIONS="$(TSAN_SUPPRESSIONS)halt_on_error=0" \

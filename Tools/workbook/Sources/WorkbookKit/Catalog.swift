@@ -72,6 +72,7 @@ struct Chapter: Decodable {
   var hintsPath: String { "\(folder)/hints.md" }
   var interviewPath: String { "\(folder)/interview.md" }
   var mutantsPath: String { "\(folder)/mutants" }
+  var variantsPath: String { "\(folder)/variants" }
 
   func exercise(_ number: Int) -> Exercise? {
     exercises.first { $0.number == number }

@@ -111,6 +111,7 @@ enum Grader {
         else { continue }
         if test.failure == nil {
           results[index].exercises[slot].passed += 1
+          if test.skipped == true { results[index].exercises[slot].skipped = (results[index].exercises[slot].skipped ?? []) + [test.name] }
         } else {
           results[index].exercises[slot].failures.append(test)
         }

@@ -15,33 +15,52 @@ import Foundation
 ///
 /// `file:` may appear again before further blocks. Every `answer` block must occur exactly once
 /// in its file, so a mutant cannot silently stop applying when the answer changes.
+///
+/// A variant (`Chapters/NN-name/variants/NN-name.variant`, `make variants`) is read by the same
+/// parser: a different correct solution instead of a mistake, its blocks closed with
+/// `>>>>>>> variant`. Each kind must close its blocks with its own word.
 struct Mutant {
+  /// What a file of this format holds: a mistake a test must catch, or a correct solution every
+  /// test must pass.
+  enum Kind: String {
+    case mutant
+    case variant
+
+    /// The line that closes a block.
+    var closing: String { ">>>>>>> \(rawValue)" }
+  }
+
   struct Replacement {
     let file: String
     let answer: String
     let mutant: String
   }
 
+  let kind: Kind
   let name: String
   /// The mutant's file, as error messages name it.
   let source: String
+  /// The `title:` line, or the name when there is none.
   let title: String
+  /// The `title:` line as written: empty when there is none.
+  let statedTitle: String
   let why: String
   let replacements: [Replacement]
 
-  /// Reads the mutant file at `path`; its name is the file's, without `.mutant`.
-  init(path: String) throws {
+  /// Reads the mutant (or variant) file at `path`; its name is the file's, without its extension.
+  init(path: String, kind: Kind = .mutant) throws {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw Failure("cannot read \(path)")
     }
-    try self.init(name: mutantName(path), text: text, path: path)
+    try self.init(name: mutantName(path), text: text, path: path, kind: kind)
   }
 
-  /// Parses a mutant's text; `path` names it in error messages.
-  init(name: String, text: String, path: String) throws {
+  /// Parses a mutant's (or a variant's) text; `path` names it in error messages.
+  init(name: String, text: String, path: String, kind: Kind = .mutant) throws {
+    self.kind = kind
     self.name = name
     source = path
-    var title = name
+    var title = ""
     var why = ""
     var file: String?
     var replacements: [Replacement] = []
@@ -50,11 +69,16 @@ struct Mutant {
     for line in text.components(separatedBy: "\n") {
       if var lines = mutant {
         if line.hasPrefix(">>>>>>>") {
+          let word = line.dropFirst(7).trimmingCharacters(in: .whitespaces)
+          guard word == kind.rawValue else {
+            let said = word.isEmpty ? "a bare `>>>>>>>`" : "`>>>>>>> \(word)`"
+            throw Failure("\(path): a block closed with \(said); a \(kind.rawValue)'s blocks end with `\(kind.closing)`")
+          }
           guard let file, let original = answer else {
             throw Failure("\(path): a block before any `file:` line; say which file of the answer it changes")
           }
           guard !original.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw Failure("\(path): an empty `answer` block in \(file); copy the answer's lines the mistake replaces")
+            throw Failure("\(path): an empty `answer` block in \(file); copy the answer's lines the block replaces")
           }
           replacements.append(
             Replacement(file: file, answer: original.joined(separator: "\n"), mutant: lines.joined(separator: "\n")))
@@ -83,10 +107,11 @@ struct Mutant {
       }
     }
     if answer != nil || mutant != nil {
-      throw Failure("\(path): an unfinished block (every `<<<<<<< answer` needs a `=======` and a `>>>>>>> mutant`)")
+      throw Failure("\(path): an unfinished block (every `<<<<<<< answer` needs a `=======` and a `\(kind.closing)`)")
     }
-    if replacements.isEmpty { throw Failure("\(path): no blocks (`<<<<<<< answer` … `=======` … `>>>>>>> mutant`)") }
-    self.title = title
+    if replacements.isEmpty { throw Failure("\(path): no blocks (`<<<<<<< answer` … `=======` … `\(kind.closing)`)") }
+    self.statedTitle = title
+    self.title = title.isEmpty ? name : title
     self.why = why
     self.replacements = replacements
   }
@@ -116,9 +141,13 @@ struct Mutant {
 
 /// The mutants of a chapter: `Chapters/NN-name/mutants/*.mutant`, in name order.
 func mutantFiles(_ chapter: Chapter, root: String = ".") -> [String] {
-  let folder = path(chapter.mutantsPath, in: root)
-  return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-    .filter { $0.hasSuffix(".mutant") }.sorted().map { "\(chapter.mutantsPath)/\($0)" }
+  answerEditFiles(in: chapter.mutantsPath, kind: .mutant, root: root)
+}
+
+/// The files of `kind` in `folder` (relative to `root`), in name order, as paths from the root.
+func answerEditFiles(in folder: String, kind: Mutant.Kind, root: String = ".") -> [String] {
+  ((try? FileManager.default.contentsOfDirectory(atPath: path(folder, in: root))) ?? [])
+    .filter { $0.hasSuffix(".\(kind.rawValue)") }.sorted().map { "\(folder)/\($0)" }
 }
 
 /// The number a mutant's file name starts with: 40 for `…/40-lru-get-walks-the-list.mutant`.
@@ -129,24 +158,28 @@ func mutantNumber(_ file: String) -> Int? {
 /// Parses every mutant of `chapter` and applies it to a scratch copy of its answer, without
 /// building: what is wrong with each one that does not apply (nothing when all do).
 func mutantProblems(_ chapter: Chapter, root: String = ".") -> (count: Int, problems: [String]) {
-  let manager = FileManager.default
-  var problems: [String] = []
   let files = mutantFiles(chapter, root: root)
-  for file in files {
-    let scratch = NSTemporaryDirectory() + "workbook-mutant-\(UUID().uuidString)"
-    defer { try? manager.removeItem(atPath: scratch) }
-    do {
-      let mutant = try Mutant(name: mutantName(file), text: String(contentsOfFile: path(file, in: root), encoding: .utf8), path: file)
-      try manager.copyItem(atPath: path(chapter.answerPath, in: root), toPath: scratch)
-      try mutant.apply(to: scratch, answerPath: chapter.answerPath)
-    } catch {
-      problems.append("\(error)")
-    }
-  }
-  return (files.count, problems)
+  return (files.count, files.compactMap { answerEditProblem($0, kind: .mutant, chapter, root: root) })
 }
 
-/// A mutant's name: its file name without `.mutant`.
+/// Parses one mutant or variant file of `chapter` and applies it to a scratch copy of the answer,
+/// without building: what is wrong with it, or nil when it applies.
+func answerEditProblem(_ file: String, kind: Mutant.Kind, _ chapter: Chapter, root: String = ".") -> String? {
+  let manager = FileManager.default
+  let scratch = NSTemporaryDirectory() + "workbook-\(kind.rawValue)-\(UUID().uuidString)"
+  defer { try? manager.removeItem(atPath: scratch) }
+  do {
+    let text = try String(contentsOfFile: path(file, in: root), encoding: .utf8)
+    let edit = try Mutant(name: mutantName(file), text: text, path: file, kind: kind)
+    try manager.copyItem(atPath: path(chapter.answerPath, in: root), toPath: scratch)
+    try edit.apply(to: scratch, answerPath: chapter.answerPath)
+    return nil
+  } catch {
+    return "\(error)"
+  }
+}
+
+/// A mutant's (or a variant's) name: its file name without `.mutant` (or `.variant`).
 func mutantName(_ mutantFile: String) -> String {
   URL(fileURLWithPath: mutantFile).deletingPathExtension().lastPathComponent
 }

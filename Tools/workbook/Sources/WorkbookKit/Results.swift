@@ -9,6 +9,9 @@ struct ExerciseResult: Codable {
 
   /// Whether the learner's files are still the ones the workbook shipped (nil: unknown).
   var untouched: Bool? = nil
+  /// The tests the report says were skipped (counted in `passed`: nothing failed). A variant
+  /// (`make variants`) must run every test, so there they fail it.
+  var skipped: [String]? = nil
 
   var total: Int { passed + failures.count }
   var solved: Bool { total > 0 && failures.isEmpty }

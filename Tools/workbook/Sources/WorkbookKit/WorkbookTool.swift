@@ -21,6 +21,7 @@ public enum WorkbookTool {
       CheckStarterCommand.self,
       FingerprintCommand.self,
       MutantsCommand.self,
+      VariantsCommand.self,
       HelpCommand.self,
     ]
   }

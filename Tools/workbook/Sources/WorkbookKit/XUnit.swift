@@ -15,6 +15,8 @@ struct TestCase: Codable, Equatable {
   let failure: String?
   /// Whether this is the test whose code crashed the test process (nil: no crash known).
   var crashed: Bool? = nil
+  /// Whether the report says the test was skipped (nil: it ran, or nobody asked).
+  var skipped: Bool? = nil
 
   var module: String {
     guard let range = suite.range(of: "Tests.") else { return "" }
@@ -58,7 +60,7 @@ func xmlSafe(_ data: Data) -> Data {
 
 private final class XUnitReader: NSObject, XMLParserDelegate {
   var cases: [TestCase] = []
-  private var current: (suite: String, name: String, failures: [String])?
+  private var current: (suite: String, name: String, failures: [String], skipped: Bool)?
 
   func parser(
     _ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
@@ -66,9 +68,11 @@ private final class XUnitReader: NSObject, XMLParserDelegate {
   ) {
     switch element {
     case "testcase":
-      current = (attributes["classname"] ?? "", attributes["name"] ?? "", [])
+      current = (attributes["classname"] ?? "", attributes["name"] ?? "", [], false)
     case "failure", "error":
       current?.failures.append(attributes["message"] ?? "failed")
+    case "skipped":
+      current?.skipped = true
     default:
       break
     }
@@ -80,7 +84,8 @@ private final class XUnitReader: NSObject, XMLParserDelegate {
   ) {
     guard element == "testcase", let current else { return }
     let failure = current.failures.isEmpty ? nil : current.failures.joined(separator: "\n")
-    cases.append(TestCase(suite: current.suite, name: current.name, failure: failure))
+    cases.append(
+      TestCase(suite: current.suite, name: current.name, failure: failure, skipped: current.skipped ? true : nil))
     self.current = nil
   }
 }
