@@ -21,12 +21,15 @@ struct CheckTests {
     for folder in ["Chapters", "Sources", "answers", "Tests", "Package.swift"] {
       try FileManager.default.copyItem(atPath: "\(real)/\(folder)", toPath: "\(copy.root)/\(folder)")
     }
-    #expect(Checker(root: copy.root).problems() == [], "the real workbook passes before the new chapter")
+    // The real chapters' variants are `make check`'s to count: this test is about the chapter list.
+    var checker = Checker(root: copy.root)
+    checker.rules.remove(.variants)
+    #expect(checker.problems() == [], "the real workbook passes before the new chapter")
 
     for (path, text) in ScratchWorkbook.chapter7 where path != "Package.swift" {
       try copy.write(path, text)
     }
-    let before = Checker(root: copy.root).problems()
+    let before = checker.problems()
     #expect(
       before.map(\.message) == [
         "Package.swift does not list chapter 7 (Chapters/07-counters/exercises.json); add "
@@ -40,7 +43,7 @@ struct CheckTests {
       "Package.swift",
       manifest.replacingOccurrences(
         of: lastEntry, with: lastEntry + "\n" + #"  Chapter(number: 7, module: "Counters", composes: []),"#))
-    #expect(Checker(root: copy.root).problems() == [])
+    #expect(checker.problems() == [])
     let catalog = try Catalog.load(root: copy.root)
     #expect(catalog.chapters.last?.module == "Counters")
   }

@@ -83,8 +83,8 @@ final class ScratchWorkbook {
   }
 
   /// Chapter 7, "Counters": exercise 1 writes a counter, exercise 2 a pair of them; Limits.swift is
-  /// given code.
-  static let chapter7: [(String, String)] = chapter7Files + [fingerprints(of: chapter7Files)]
+  /// given code. Five variants (`ScratchWorkbook+Variants.swift`) write them otherwise.
+  static let chapter7: [(String, String)] = chapter7Files + chapter7Variants + [fingerprints(of: chapter7Files)]
 
   /// The chapter's `starter.fingerprints`, for its two exercise files as written here.
   static func fingerprints(of files: [(String, String)]) -> (String, String) {

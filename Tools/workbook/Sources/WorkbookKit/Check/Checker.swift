@@ -21,6 +21,9 @@ enum Rule: String, CaseIterable, Sendable {
   case given
   /// Every mutant parses and applies to its answer.
   case mutants
+  /// Every chapter has at least five variants (different correct solutions), each with a title
+  /// and a why, that parse and apply to its answer.
+  case variants
   /// Every interview question has a model answer, follow-ups and red flags.
   case interview
   /// The chapter's extras (drill, figures, server) are as `exercises.json` says.
@@ -76,6 +79,7 @@ struct Checker {
     if rules.contains(.mutants) {
       found += mutantProblems(chapter, root: root).problems.map { Problem(rule: .mutants, message: $0) }
     }
+    if rules.contains(.variants) { found += variantProblems(chapter) }
     if rules.contains(.interview) { found += interviewProblems(chapter) }
     if rules.contains(.extras) { found += extrasProblems(chapter) }
     if rules.contains(.fingerprints) {
