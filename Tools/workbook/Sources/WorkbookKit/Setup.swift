@@ -28,14 +28,29 @@ enum SetupProblem: Error, Equatable, CustomStringConvertible {
   /// macOS older than 15: the test bundle links the Synchronization library (`Mutex`), which
   /// macOS 15 was the first to ship, so the loader cannot open it.
   case macOSTooOld
+  /// A Swift toolchain older than the manifest's `swift-tools-version`: SwiftPM stops before
+  /// building anything. `required` and `installed` are the versions SwiftPM names ("6.2.0").
+  case toolchainTooOld(required: String, installed: String)
 
   /// The command that selects the full Xcode.
   static let selectXcode = "sudo xcode-select -s /Applications/Xcode.app/Contents/Developer"
+
+  /// "6.2.0" as "6.2"; any other version as it is.
+  static func shortVersion(_ version: String) -> String {
+    version.hasSuffix(".0") && version.filter({ $0 == "." }).count == 2 ? String(version.dropLast(2)) : version
+  }
 
   /// The problem `output` (of `swift build` or `swift test`) shows, if any. `onMac` says which
   /// fix a missing Swift Testing calls for.
   static func diagnose(_ output: String, onMac: Bool = Platform.isMac) -> SetupProblem? {
     let lines = output.components(separatedBy: "\n")
+    // SwiftPM: "error: 'ios-systems-workbook': package 'ios-systems-workbook' is using Swift tools
+    // version 6.2.0 but the installed version is 6.1.0".
+    if let match = matches(#"is using Swift tools version (\S+) but the installed version is ([0-9][0-9.]*[0-9])"#, in: output)
+      .first
+    {
+      return .toolchainTooOld(required: match[1], installed: match[2])
+    }
     if output.contains("libswiftSynchronization.dylib")
       && (output.contains("Library not loaded") || output.contains("newer than running OS"))
     {
@@ -70,6 +85,12 @@ enum SetupProblem: Error, Equatable, CustomStringConvertible {
         This Swift toolchain has no Swift Testing (`no such module 'Testing'`), so no test can be \
         built. Your code is not the problem. Install Swift 6.0 or later from swift.org (the \
         workbook is tested with 6.3.1), check `swift --version`, and grade again.
+        """
+    case .toolchainTooOld(let required, let installed):
+      return """
+        The workbook needs Swift \(Self.shortVersion(required)) or later (Xcode 26), and this toolchain is Swift \
+        \(Self.shortVersion(installed)): check with `swift --version`, and on a Mac with `xcode-select -p` \
+        (it should print Xcode 26's folder; `\(Self.selectXcode)` selects it). Your code is not the problem.
         """
     case .macOSTooOld:
       return """

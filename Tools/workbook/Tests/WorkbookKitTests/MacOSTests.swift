@@ -81,6 +81,26 @@ struct MacOSTests {
     }
   }
 
+  @Test("a toolchain older than the manifest: one line that names the Swift needed and how to check")
+  func toolchainTooOld() throws {
+    let output = try Self.fixture("macos-swift-6.1-tools-version.txt")
+    let problem = try #require(SetupProblem.diagnose(output, onMac: true))
+    #expect(problem == .toolchainTooOld(required: "6.2.0", installed: "6.1.0"))
+    #expect(SetupProblem.diagnose(output, onMac: false) == problem)
+    let message = problem.description
+    #expect(!message.contains("\n"), "one line")
+    #expect(message.hasPrefix("The workbook needs Swift 6.2 or later (Xcode 26), and this toolchain is Swift 6.1:"))
+    #expect(message.contains("`swift --version`") && message.contains("`xcode-select -p`"))
+
+    let workbook = try ScratchWorkbook()
+    do {
+      _ = try Self.grade(workbook, build: (output, 1), test: ("", 0))
+      Issue.record("grading with an old toolchain should stop with the setup problem, not a compile error")
+    } catch let problem as SetupProblem {
+      #expect(problem == .toolchainTooOld(required: "6.2.0", installed: "6.1.0"))
+    }
+  }
+
   // MARK: - Crashes
 
   @Test("signal 4 or 5 is a trap; 11 is a bad pointer; the signal line is shown when nothing else is")
