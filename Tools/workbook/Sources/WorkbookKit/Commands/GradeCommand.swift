@@ -202,6 +202,19 @@ struct GradeCommand: Command {
     return exercise.failures.sorted { position($0) < position($1) }
   }
 
+  /// The paragraph of `exercise`'s own hint shown under its failures (`orderedFailures`): its
+  /// plan while it reads not started, else the paragraph that fits the failure (`hintParagraph`).
+  /// Nil when `hints.md` has no section for it.
+  static func shownHint(
+    _ exercise: ExerciseResult, _ chapter: Chapter, failures: [TestCase], order: [String: Int], root: String = "."
+  ) -> String? {
+    guard let hint = try? HintCommand.hint(for: exercise.number, chapter, root: root) else { return nil }
+    let tests = Set(order.keys.map { testName($0.split(separator: ".").last.map(String.init) ?? $0) })
+    return hintParagraph(
+      hint, notStarted: exercise.notStarted, failing: failures.first.map { testName($0.name) },
+      failingNames: Set(failures.map { testName($0.name) }), testNames: tests)
+  }
+
   static func printNextStep(_ result: ChapterResult, _ chapter: Chapter, showHint: Bool, focus: Int? = nil) {
     guard result.compiled else {
       print("\nFix the compile errors above, then run `make chapter-\(chapter.number)` again.")
@@ -240,12 +253,8 @@ struct GradeCommand: Command {
         print(explain(line))
       }
     }
-    if showHint, let hint = try? HintCommand.hint(for: next.number, chapter) {
+    if showHint, let paragraph = shownHint(next, chapter, failures: failures, order: order) {
       print(Style.bold("  Hint") + Style.dim(" (more with `make hint-\(chapter.number) EXERCISE=\(next.number)`)") + ":")
-      let tests = Set(order.keys.map { testName($0.split(separator: ".").last.map(String.init) ?? $0) })
-      let paragraph = hintParagraph(
-        hint, failing: failures.first.map { testName($0.name) }, failingNames: Set(failures.map { testName($0.name) }),
-        testNames: tests)
       print(indent(paragraph, "    "))
     }
     if unsolved.count > 1 {
