@@ -40,6 +40,8 @@ struct Connection {
       case .nextRequest: continue
       case .close: return
       case .closeAfterResponse:
+        // The client has its answer: from here the slot may go to a new connection.
+        _ = table.move(id, to: .closing)
         Sockets.lingeringClose(fd)
         return
       }

@@ -15,7 +15,9 @@ import Foundation
 /// is full the oldest idle one is closed to make room (RFC 9112 §9.5 lets a server close an idle
 /// connection at any time; clients retry on a fresh one). A new connection is admitted as
 /// `.reading`, never idle: its first request may be on the wire, and closing it then would drop
-/// that request.
+/// that request. A connection closing after its last response gives up its slot before an idle
+/// one does: its client already has its answer, and clients that open a connection per request
+/// would otherwise fill the table with connections that are only saying goodbye.
 ///
 /// Socket descriptors are shut down only under the table's lock and closed only after their
 /// entry is removed under it, so a shutdown can never hit a descriptor number the system has
@@ -29,6 +31,9 @@ final class ConnectionTable: @unchecked Sendable {
     case reading
     /// A complete request is being answered.
     case answering
+    /// The last response is written and the connection is closing (`Sockets.lingeringClose`):
+    /// its client has its answer, so its slot goes first to a new connection.
+    case closing
   }
 
   private struct Entry {
@@ -61,14 +66,16 @@ final class ConnectionTable: @unchecked Sendable {
     guard !closing else { return .full }
     counters.acceptedConnections += 1
     if entries.count >= capacity {
-      // Idle, and no byte of a next request already waiting in the socket.
+      // A connection that is closing after its last response; else one that is idle, with no
+      // byte of a next request already waiting in the socket.
       var peek: UInt8 = 0
+      let closing = entries.first { $0.value.phase == .closing && !$0.value.evicted }
       let idle = entries.filter { $0.value.phase == .waiting && !$0.value.evicted && recv($0.value.fd, &peek, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0 }
         .min { $0.value.idleSince < $1.value.idleSince }
-      if let (id, entry) = idle {
+      if let (id, entry) = closing ?? idle {
         entries[id]?.evicted = true
         shutdown(entry.fd, Int32(SHUT_RDWR))
-        counters.idleConnectionsClosed += 1
+        if entry.phase == .waiting { counters.idleConnectionsClosed += 1 }
         // Its thread wakes at once and leaves; the wait is only a safety net.
         let deadline = Date().addingTimeInterval(1)
         while entries.count >= capacity && condition.wait(until: deadline) {}

@@ -19,7 +19,7 @@ extension PracticeServer {
     /// it, a connection that has sent nothing counts as idle, and yields its slot to a new
     /// connection when every slot is taken, as an idle kept-alive connection does, so clients
     /// that connect and say nothing cannot starve the ones that talk.
-    public var newConnectionGrace: Duration = .milliseconds(100)
+    public var newConnectionGrace: Duration = .milliseconds(500)
     /// How long a request's head may take once every slot is taken: a head still incomplete that
     /// long after it started gets `408`, even before `headerTimeout`, so slow clients cannot hold
     /// a full server for the whole header deadline. Checked when the head's reader wakes, at most

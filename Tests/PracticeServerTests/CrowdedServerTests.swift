@@ -18,27 +18,55 @@ struct CrowdedServerTests {
   @Test("a newly admitted connection is not idle: with every slot new, the next one is refused, and no new one is closed")
   func newConnectionsAreNeverIdle() throws {
     let table = ConnectionTable(capacity: 2)
-    var pairs: [[Int32]] = []
-    defer { for pair in pairs { close(pair[1]) } }
-    func socket() -> Int32 {
-      var fds: [Int32] = [0, 0]
-      #if canImport(Glibc)
-        let made = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds)
-      #else
-        let made = socketpair(AF_UNIX, SOCK_STREAM, 0, &fds)
-      #endif
-      #expect(made == 0, "a socket pair for the table")
-      pairs.append(fds)
-      return fds[0]
-    }
-    let first = table.admit(socket())
-    let second = table.admit(socket())
-    let third = table.admit(socket())
+    let pairs = (0..<3).map { _ in Self.socketPair() }
+    defer { for pair in pairs { close(pair.1) } }
+    let first = table.admit(pairs[0].0)
+    let second = table.admit(pairs[1].0)
+    let third = table.admit(pairs[2].0)
     #expect(first != .full && second != .full, "two slots take two connections")
     #expect(
       third == .full,
       "both slots hold connections whose first request may be on the wire: the third is refused rather than one of them closed; got \(third)")
     #expect(table.statistics.idleConnectionsClosed == 0, "no new connection is closed to make room, got \(table.statistics.idleConnectionsClosed)")
+  }
+
+  @Test("a connection closing after its answer gives its slot to a new one, before any idle connection")
+  func closingConnectionsMakeRoomFirst() async throws {
+    let table = ConnectionTable(capacity: 2)
+    let (idleEnd, idlePeer) = Self.socketPair()
+    let (closingEnd, closingPeer) = Self.socketPair()
+    defer { for fd in [idlePeer, closingPeer] { close(fd) } }
+    guard case .admitted(let idle) = table.admit(idleEnd), case .admitted(let closing) = table.admit(closingEnd) else {
+      Issue.record("two slots take two connections")
+      return
+    }
+    _ = table.move(idle, to: .waiting)
+    _ = table.move(closing, to: .closing)
+    // The closing connection's thread, as in the server: it leaves once its socket is shut down.
+    let left = Thread {
+      var byte: UInt8 = 0
+      while recv(closingEnd, &byte, 1, 0) > 0 {}
+      table.leave(closing)
+    }
+    left.start()
+    let (newEnd, newPeer) = Self.socketPair()
+    defer { close(newPeer) }
+    let admitted = try await onThread { table.admit(newEnd) }
+    #expect(admitted != .full, "a closing connection makes room for a new one, got \(admitted)")
+    #expect(table.move(idle, to: .waiting), "the idle connection keeps its slot while a closing one can give it up")
+    #expect(table.statistics.idleConnectionsClosed == 0, "no idle connection was closed, got \(table.statistics.idleConnectionsClosed)")
+  }
+
+  /// A connected pair of sockets: the first end for the table, the second for the test to close.
+  static func socketPair() -> (Int32, Int32) {
+    var fds: [Int32] = [-1, -1]
+    #if canImport(Glibc)
+      let made = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds)
+    #else
+      let made = socketpair(AF_UNIX, SOCK_STREAM, 0, &fds)
+    #endif
+    #expect(made == 0, "a socket pair for the table")
+    return (fds[0], fds[1])
   }
 
   @Test("a new connection within its grace keeps its slot: the next one gets 503, and its own request is then served")
