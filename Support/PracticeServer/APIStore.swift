@@ -326,8 +326,28 @@ public final class APIStore: Sendable {
         return .json(200, ["posts": page.map { Self.post($0, viewer: viewer, baseURL: baseURL) }, "next_cursor": next])
 
       default:
+        let allowed = Self.methods(route)
+        guard allowed.isEmpty else {
+          return .error(405, "\(request.path) answers \(allowed.joined(separator: ", "))", headers: [("Allow", allowed.joined(separator: ", "))])
+        }
         return .error(404, "no route for \(request.method) \(request.path)")
       }
+    }
+  }
+
+  /// The methods the API serves on a path of this shape (`posts/{id}`), for the `Allow` header of
+  /// a 405 (RFC 9110 §15.5.6); empty for a path it does not serve at all (404).
+  static func methods(_ route: [String]) -> [String] {
+    switch (route.count, route.first ?? "", route.dropFirst().first ?? "", route.dropFirst(2).first ?? "") {
+    case (2, "auth", "login", _), (2, "auth", "register", _), (2, "auth", "refresh", _), (2, "auth", "logout", _): return ["POST"]
+    case (2, "users", "me", _): return ["GET", "HEAD", "PUT"]
+    case (3, "users", "me", "avatar"): return ["POST"]
+    case (1, "posts", _, _): return ["GET", "HEAD", "POST"]
+    case (2, "posts", _, _): return ["GET", "HEAD", "PUT", "DELETE"]
+    case (3, "posts", _, "like"): return ["PUT", "DELETE"]
+    case (3, "posts", _, "comments"): return ["GET", "HEAD", "POST"]
+    case (1, "search", _, _), (1, "feed", _, _): return ["GET", "HEAD"]
+    default: return []
     }
   }
 }

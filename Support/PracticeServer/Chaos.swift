@@ -104,7 +104,7 @@ public final class Chaos: Sendable {
   /// would go out as a status line no client can parse, and a 1xx as an interim response the
   /// client keeps waiting after (RFC 9110 §15).
   func handle(_ request: HTTPRequest) -> HTTPReply {
-    guard request.method == "POST" else { return .error(405, "POST a JSON object of knobs") }
+    guard request.method == "POST" else { return .error(405, "POST a JSON object of knobs", headers: [("Allow", "POST")]) }
     var object: [String: Any] = [:]
     if !request.body.allSatisfy({ [ASCII.space, ASCII.tab, ASCII.cr, ASCII.lf].contains($0) }) {
       guard let parsed = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] else {

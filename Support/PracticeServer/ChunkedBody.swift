@@ -20,9 +20,14 @@ extension ConnectionInput {
       guard afterSize.isEmpty || afterSize.first == ASCII.semicolon else {
         throw RequestError(400, "a chunk size is followed by something other than an extension (RFC 9112 §7.1.1)")
       }
-      let significant = line.prefix(digitCount).drop { $0 == 0x30 }
-      guard significant.count <= 15 else { throw RequestError(400, "a chunk size does not fit in a 64-bit integer (RFC 9112 §7.1)") }
-      let size = significant.reduce(0) { $0 * 16 + (ASCII.hexValue($1) ?? 0) }
+      // Every size up to Int.max is read (and then refused as too large, 413); one more digit's
+      // worth is caught before the multiplication that would overflow and trap.
+      var size = 0
+      for digit in line.prefix(digitCount) {
+        let (shifted, overflow) = size.multipliedReportingOverflow(by: 16)
+        guard !overflow else { throw RequestError(400, "a chunk size does not fit in a signed 64-bit integer (RFC 9112 §7.1)") }
+        size = shifted + (ASCII.hexValue(digit) ?? 0)
+      }
       guard size <= limits.maximumBodyBytes - body.count else {
         throw RequestError(413, "the chunked body is larger than this server's limit of \(limits.maximumBodyBytes) bytes")
       }

@@ -7,6 +7,8 @@ import Foundation
 /// Each request is read in two timed phases. The head must arrive whole within
 /// `headerTimeout` of the server starting to wait for it, and the body within `bodyTimeout`
 /// after that: whole deadlines, not per read, so a client trickling bytes cannot stretch them.
+/// Once every slot is taken, a head has `headerTimeoutWhenFull` (a second by default) instead,
+/// and a new connection silent past `newConnectionGrace` is idle, to be closed to make room.
 struct Connection {
   let id: Int
   let fd: Int32
@@ -38,6 +40,8 @@ struct Connection {
       case .nextRequest: continue
       case .close: return
       case .closeAfterResponse:
+        // The client has its answer: from here the slot may go to a new connection.
+        _ = table.move(id, to: .closing)
         Sockets.lingeringClose(fd)
         return
       }
@@ -47,13 +51,19 @@ struct Connection {
   private mutating func serveOne() -> Next {
     let limits = listener.limits
     let table = listener.table
-    // A new connection is about to send its first request, so it is never idle: closing it to
-    // make room would drop a request the client had every reason to think was being read.
-    var reading = !input.isEmpty || isFirstRequest
+    // A new connection is about to send its first request, so it is never idle at first: closing
+    // it to make room would drop a request the client had every reason to think was being read.
+    // Silent past its grace, it is idle like a kept-alive connection between requests.
+    let isNew = isFirstRequest
+    var reading = !input.isEmpty || isNew
     isFirstRequest = false
     guard table.move(id, to: reading ? .reading : .waiting) else { return .close }
 
-    let headDeadline = ContinuousClock.now.advanced(by: limits.headerTimeout)
+    let waitBegan = ContinuousClock.now
+    let headDeadline = waitBegan.advanced(by: limits.headerTimeout)
+    var graceEnd = isNew && input.isEmpty ? waitBegan.advanced(by: limits.newConnectionGrace) : nil
+    // While a head arrives, the reader wakes this often to see whether the server is full.
+    var pressureCheck = waitBegan.advanced(by: limits.headerTimeoutWhenFull)
     var scanner = HeadScanner(limits: limits)
     let found: HeadScanner.Head
     do throws(RequestError) {
@@ -62,18 +72,39 @@ struct Connection {
           found = head
           break
         }
-        switch input.fill(until: headDeadline) {
+        var wake = headDeadline
+        if let graceEnd { wake = min(wake, graceEnd) }
+        if reading { wake = min(wake, pressureCheck) }
+        switch input.fill(until: wake) {
         case .bytes:
+          graceEnd = nil
           if !reading {
             reading = true
+            pressureCheck = ContinuousClock.now.advanced(by: limits.headerTimeoutWhenFull)
             guard table.move(id, to: .reading) else { return .close }
           }
         case .closed, .failed:
           return .close
         case .timedOut:
-          // Nothing of a request yet: an idle connection, closed quietly (RFC 9112 §9.5).
-          guard scanner.hasStarted else { return .close }
-          throw RequestError(408, "the request line and headers did not all arrive within \(limits.headerTimeout), this server's header deadline")
+          let now = ContinuousClock.now
+          if now >= headDeadline {
+            // Nothing of a request yet: an idle connection, closed quietly (RFC 9112 §9.5).
+            guard scanner.hasStarted else { return .close }
+            throw RequestError(408, "the request line and headers did not all arrive within \(limits.headerTimeout), this server's header deadline")
+          }
+          if let end = graceEnd, now >= end {
+            graceEnd = nil
+            reading = false
+            guard table.move(id, to: .waiting) else { return .close }
+          }
+          if reading && now >= pressureCheck {
+            if table.isFull {
+              guard scanner.hasStarted else { return .close }
+              throw RequestError(
+                408, "the server is full, and the request line and headers took longer than \(limits.headerTimeoutWhenFull) to arrive")
+            }
+            pressureCheck = now.advanced(by: limits.headerTimeoutWhenFull)
+          }
         }
       }
     } catch {
@@ -108,7 +139,9 @@ struct Connection {
     let request = HTTPRequest(method: head.method, path: head.path, query: head.query, headers: head.headers, body: body)
     let reply = listener.answer(request)
     let keepAlive = !head.wantsClose && !listener.isStopped
-    guard ResponseWriter.write(reply, to: fd, method: head.method, keepAlive: keepAlive, pause: listener.pause) else { return .close }
+    let written = ResponseWriter.write(
+      reply, to: fd, method: head.method, keepAlive: keepAlive, announceKeepAlive: head.minorVersion == 0, pause: listener.pause)
+    guard written else { return .close }
     return keepAlive ? .nextRequest : .closeAfterResponse
   }
 

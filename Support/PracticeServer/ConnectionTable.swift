@@ -9,23 +9,31 @@ import Foundation
 /// The connections a listener is serving: how many there may be, which ones are idle, and the
 /// counters that show the server's resources stay bounded however hard it is pushed.
 ///
-/// Every connection has a thread, so capping connections caps threads. An idle kept-alive
-/// connection (waiting for a request it has received nothing of) holds a slot it may never use,
-/// so when the table is full the oldest idle one is closed to make room (RFC 9112 §9.5 lets a
-/// server close an idle connection at any time; clients retry on a fresh one).
+/// Every connection has a thread, so capping connections caps threads. An idle connection (a
+/// kept-alive one waiting for a request it has received nothing of, or a new one that has sent
+/// nothing within `Limits.newConnectionGrace`) holds a slot it may never use, so when the table
+/// is full the oldest idle one is closed to make room (RFC 9112 §9.5 lets a server close an idle
+/// connection at any time; clients retry on a fresh one). A new connection is admitted as
+/// `.reading`, never idle: its first request may be on the wire, and closing it then would drop
+/// that request. A connection closing after its last response gives up its slot before an idle
+/// one does: its client already has its answer, and clients that open a connection per request
+/// would otherwise fill the table with connections that are only saying goodbye.
 ///
 /// Socket descriptors are shut down only under the table's lock and closed only after their
 /// entry is removed under it, so a shutdown can never hit a descriptor number the system has
 /// already given to a new connection.
 final class ConnectionTable: @unchecked Sendable {
   enum Phase {
-    /// A kept-alive connection waiting for its next request, nothing of which has arrived: idle,
-    /// may be closed to make room.
+    /// Waiting for a request nothing of which has arrived: a kept-alive connection between
+    /// requests, or a new one silent past its grace. Idle: may be closed to make room.
     case waiting
-    /// A new connection waiting for its first request, or part of a request has arrived.
+    /// A new connection within its grace, or part of a request has arrived.
     case reading
     /// A complete request is being answered.
     case answering
+    /// The last response is written and the connection is closing (`Sockets.lingeringClose`):
+    /// its client has its answer, so its slot goes first to a new connection.
+    case closing
   }
 
   private struct Entry {
@@ -58,14 +66,16 @@ final class ConnectionTable: @unchecked Sendable {
     guard !closing else { return .full }
     counters.acceptedConnections += 1
     if entries.count >= capacity {
-      // Idle, and no byte of a next request already waiting in the socket.
+      // A connection that is closing after its last response; else one that is idle, with no
+      // byte of a next request already waiting in the socket.
       var peek: UInt8 = 0
+      let closing = entries.first { $0.value.phase == .closing && !$0.value.evicted }
       let idle = entries.filter { $0.value.phase == .waiting && !$0.value.evicted && recv($0.value.fd, &peek, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0 }
         .min { $0.value.idleSince < $1.value.idleSince }
-      if let (id, entry) = idle {
+      if let (id, entry) = closing ?? idle {
         entries[id]?.evicted = true
         shutdown(entry.fd, Int32(SHUT_RDWR))
-        counters.idleConnectionsClosed += 1
+        if entry.phase == .waiting { counters.idleConnectionsClosed += 1 }
         // Its thread wakes at once and leaves; the wait is only a safety net.
         let deadline = Date().addingTimeInterval(1)
         while entries.count >= capacity && condition.wait(until: deadline) {}
@@ -77,7 +87,7 @@ final class ConnectionTable: @unchecked Sendable {
     }
     nextID += 1
     tick += 1
-    entries[nextID] = Entry(fd: fd, phase: .waiting, idleSince: tick)
+    entries[nextID] = Entry(fd: fd, phase: .reading, idleSince: tick)
     counters.openConnections = entries.count
     counters.peakOpenConnections = max(counters.peakOpenConnections, entries.count)
     return .admitted(id: nextID)
@@ -117,6 +127,13 @@ final class ConnectionTable: @unchecked Sendable {
     defer { condition.unlock() }
     closing = true
     for entry in entries.values where entry.phase != .answering { shutdown(entry.fd, Int32(SHUT_RDWR)) }
+  }
+
+  /// Whether every slot is taken: a head still arriving then has `Limits.headerTimeoutWhenFull`.
+  var isFull: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return entries.count >= capacity
   }
 
   func threadStarted() {

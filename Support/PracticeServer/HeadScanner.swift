@@ -49,6 +49,11 @@ struct HeadScanner {
       let byte = bytes[base + position]
       let offset = position
       position += 1
+      // Counted before the byte is looked at, so the LF that would end the head counts too: a
+      // head one byte over the limit is refused whichever byte it is.
+      guard position - headStart <= limits.maximumHeaderBytes else {
+        throw RequestError(431, "the request line and headers are longer than \(limits.maximumHeaderBytes) bytes (RFC 6585 §5)")
+      }
       if pendingCR {
         guard byte == ASCII.lf else {
           throw RequestError(400, "a CR must be followed by LF: every line ends with CRLF (RFC 9112 §2.2)")
@@ -73,9 +78,6 @@ struct HeadScanner {
         } else if ASCII.isControl(byte) && byte != ASCII.tab {
           throw RequestError(400, "a header field holds a control character (RFC 9110 §5.5)")
         }
-      }
-      guard position - headStart <= limits.maximumHeaderBytes else {
-        throw RequestError(431, "the request line and headers are longer than \(limits.maximumHeaderBytes) bytes (RFC 6585 §5)")
       }
     }
     return nil

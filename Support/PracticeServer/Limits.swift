@@ -14,6 +14,17 @@ extension PracticeServer {
     /// that trickles a byte at a time (slowloris) cannot hold a connection for long. A client that
     /// sent nothing is closed quietly; one that sent part of a request gets `408 Request Timeout`.
     public var headerTimeout: Duration = .seconds(10)
+    /// How long a new connection may stay silent and still be treated as about to send its first
+    /// request. Until then it is never closed to make room: its request may be on the wire. After
+    /// it, a connection that has sent nothing counts as idle, and yields its slot to a new
+    /// connection when every slot is taken, as an idle kept-alive connection does, so clients
+    /// that connect and say nothing cannot starve the ones that talk.
+    public var newConnectionGrace: Duration = .milliseconds(500)
+    /// How long a request's head may take once every slot is taken: a head still incomplete that
+    /// long after it started gets `408`, even before `headerTimeout`, so slow clients cannot hold
+    /// a full server for the whole header deadline. Checked when the head's reader wakes, at most
+    /// this often.
+    public var headerTimeoutWhenFull: Duration = .seconds(1)
     /// How long the body may take to arrive, in total, once the headers are in (`408` after it).
     public var bodyTimeout: Duration = .seconds(30)
     /// How long one write may block on a client that stops reading before the server gives up.

@@ -149,7 +149,12 @@ public final class PracticeServer: Sendable {
 
   private func route(_ request: HTTPRequest, _ listener: Listener) -> HTTPReply {
     if request.path == "/admin/chaos" { return chaos.handle(request) }
-    if request.path == "/health" { return .json(200, ["status": "ok"]) }
+    if request.path == "/health" {
+      guard request.method == "GET" || request.method == "HEAD" else {
+        return .error(405, "/health answers GET and HEAD", headers: [("Allow", "GET, HEAD")])
+      }
+      return .json(200, ["status": "ok"])
+    }
     let plan = chaos.take(path: request.path)
     if plan.delayMilliseconds > 0, !listener.pause(milliseconds: plan.delayMilliseconds) {
       return .error(503, "the server is stopping")
@@ -181,6 +186,7 @@ public final class PracticeServer: Sendable {
     GET /images/{name}.png?w=&h=             PNG with ETag and Cache-Control; missing.png → 404;
                                              If-None-Match (weak comparison, lists, *) → 304
     GET /files/{name}?size=N[&ranges=0][&etag=X][&rate=B&delay_ms=M]   Range and If-Range
+    A method a route does not serve gets 405 with Allow.
     Bad input gets 400 (413, 414, 417, 431, 501, 505) and the connection closes; see chapter 3.
     """
 }

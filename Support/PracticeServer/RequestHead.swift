@@ -21,7 +21,8 @@ struct RequestHead {
   /// Lowercased name → value; a repeated field's values joined with ", " (RFC 9110 §5.3).
   var headers: [String: String]
   var framing: Framing
-  /// The client asked to close after this response, or speaks HTTP/1.0 (RFC 9112 §9.3).
+  /// The client asked to close after this response, or speaks HTTP/1.0 without asking to keep
+  /// the connection alive (RFC 9112 §9.3, and its appendix C.2.2 for HTTP/1.0's `keep-alive`).
   var wantsClose: Bool
   /// `Expect: 100-continue`: the client waits for a `100 Continue` before it sends the body.
   var expectsContinue: Bool
@@ -88,7 +89,7 @@ struct RequestHead {
     }
     return RequestHead(
       method: method, path: path, query: query, minorVersion: minorVersion, headers: headers, framing: framing,
-      wantsClose: minorVersion == 0 || connection.contains("close"), expectsContinue: expectsContinue)
+      wantsClose: connection.contains("close") || (minorVersion == 0 && !connection.contains("keep-alive")), expectsContinue: expectsContinue)
   }
 
   /// `HTTP/1.1` → 1. Another major version gets 505; anything else is not a version (400).

@@ -35,7 +35,7 @@ enum Files {
   }
 
   static func reply(_ request: HTTPRequest) -> HTTPReply {
-    guard request.method == "GET" || request.method == "HEAD" else { return .error(405, "files are read-only") }
+    guard request.method == "GET" || request.method == "HEAD" else { return .error(405, "files are read-only", headers: [("Allow", "GET, HEAD")]) }
     let name = String(request.path.dropFirst("/files/".count))
     guard !name.isEmpty, !name.contains("/") else { return .error(404, "no such file") }
     let size = min(maximumSize, max(0, Int(request.query["size"] ?? "") ?? defaultSize))
@@ -124,7 +124,7 @@ enum Files {
 /// ETag, `Cache-Control: max-age=3600` and `If-None-Match` → 304 (weak comparison, lists, `*`).
 enum Images {
   static func reply(_ request: HTTPRequest) -> HTTPReply {
-    guard request.method == "GET" || request.method == "HEAD" else { return .error(405, "images are read-only") }
+    guard request.method == "GET" || request.method == "HEAD" else { return .error(405, "images are read-only", headers: [("Allow", "GET, HEAD")]) }
     let file = String(request.path.dropFirst("/images/".count))
     guard file.hasSuffix(".png"), case let name = String(file.dropLast(4)), !name.isEmpty, !name.contains("/"), name != "missing"
     else { return .error(404, "no such image") }

@@ -16,8 +16,10 @@ enum ResponseWriter {
   /// 200...599 is not a status at all. Either is a bug in the server, so it becomes a 500.
   static func finalStatus(_ status: Int) -> Int { (200...599).contains(status) ? status : 500 }
 
-  /// The status line and headers.
-  static func head(_ reply: HTTPReply, method: String, keepAlive: Bool) -> Data {
+  /// The status line and headers. `announceKeepAlive` is for an HTTP/1.0 client that asked to
+  /// keep the connection: it persists only if the response says `Connection: keep-alive` (RFC
+  /// 9112 appendix C.2.2); an HTTP/1.1 connection persists unless told otherwise.
+  static func head(_ reply: HTTPReply, method: String, keepAlive: Bool, announceKeepAlive: Bool = false) -> Data {
     let status = finalStatus(reply.status)
     var text = "HTTP/1.1 \(status) \(HTTPReply.reason(status))\r\n"
     let framing: Set<String> = ["content-length", "connection", "transfer-encoding"]
@@ -25,7 +27,11 @@ enum ResponseWriter {
       text += "\(name): \(safe(value))\r\n"
     }
     if !forbidsBody(status) { text += "Content-Length: \(reply.bodyLength)\r\n" }
-    if !keepAlive { text += "Connection: close\r\n" }
+    if !keepAlive {
+      text += "Connection: close\r\n"
+    } else if announceKeepAlive {
+      text += "Connection: keep-alive\r\n"
+    }
     text += "\r\n"
     return Data(text.utf8)
   }
@@ -38,8 +44,8 @@ enum ResponseWriter {
   }
 
   /// The whole response as bytes, for small replies written without waiting.
-  static func bytes(_ reply: HTTPReply, method: String, keepAlive: Bool) -> Data {
-    var data = head(reply, method: method, keepAlive: keepAlive)
+  static func bytes(_ reply: HTTPReply, method: String, keepAlive: Bool, announceKeepAlive: Bool = false) -> Data {
+    var data = head(reply, method: method, keepAlive: keepAlive, announceKeepAlive: announceKeepAlive)
     if method != "HEAD" && !forbidsBody(finalStatus(reply.status)) { data.append(reply.bodyBytes(0..<reply.bodyLength)) }
     return data
   }
@@ -47,15 +53,17 @@ enum ResponseWriter {
   /// Writes `reply` to `fd`: false when the client went away, or `pause` said the server is
   /// stopping during a throttled body.
   @discardableResult
-  static func write(_ reply: HTTPReply, to fd: Int32, method: String, keepAlive: Bool, pause: (Int) -> Bool) -> Bool {
+  static func write(
+    _ reply: HTTPReply, to fd: Int32, method: String, keepAlive: Bool, announceKeepAlive: Bool = false, pause: (Int) -> Bool
+  ) -> Bool {
     let length = reply.bodyLength
     guard method != "HEAD", !forbidsBody(finalStatus(reply.status)), length > 0 else {
-      return Sockets.sendAll(fd, head(reply, method: method, keepAlive: keepAlive))
+      return Sockets.sendAll(fd, head(reply, method: method, keepAlive: keepAlive, announceKeepAlive: announceKeepAlive))
     }
     if reply.throttle == nil && length <= 65_536 {
-      return Sockets.sendAll(fd, bytes(reply, method: method, keepAlive: keepAlive))
+      return Sockets.sendAll(fd, bytes(reply, method: method, keepAlive: keepAlive, announceKeepAlive: announceKeepAlive))
     }
-    guard Sockets.sendAll(fd, head(reply, method: method, keepAlive: keepAlive)) else { return false }
+    guard Sockets.sendAll(fd, head(reply, method: method, keepAlive: keepAlive, announceKeepAlive: announceKeepAlive)) else { return false }
     let step = reply.throttle.map { max(1, $0.bytes) } ?? 65_536
     var offset = 0
     while offset < length {
