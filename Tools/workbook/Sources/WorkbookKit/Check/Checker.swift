@@ -32,6 +32,10 @@ enum Rule: String, CaseIterable, Sendable {
   /// `starter.fingerprints` matches the starter's exercise files, so the grader reads an
   /// untouched exercise as not started (`make fingerprints` writes it again).
   case fingerprints
+  /// Backticked names of a chapter's code in its texts resolve in the answers (`NamesRule.swift`).
+  case names
+  /// Every `make bench` row the texts cite is a row the benchmarks print (`BenchRowRule.swift`).
+  case benchRows = "bench-rows"
 }
 
 /// One broken rule: where, what is wrong, and what to do about it.
@@ -61,7 +65,9 @@ struct Checker {
     if rules.contains(.package) { found += packageProblems(catalog) }
     for chapter in catalog.chapters {
       found += problems(of: chapter, in: catalog)
+      if rules.contains(.names) { found += nameProblems(chapter, in: catalog) }
     }
+    if rules.contains(.benchRows) { found += benchRowProblems(catalog) }
     return found
   }
 
