@@ -90,13 +90,13 @@ struct MutantsCommand: Command {
       print(Style.red("\(Style.fail) no mutant numbered \(numbers) in the chapters asked for (see Chapters/*/mutants)"))
       return false
     }
-    // Every cited mutant run here must be killed by a test its `Checked by:` line pairs it with.
-    let citationsHold = MutantCitations.verify(runs, in: chapters)
     if survivors.isEmpty {
       print(Style.green("\nAll \(total) mutants killed."))
-      return citationsHold
+    } else {
+      print(Style.red("\n\(survivors.count) of \(total) mutants not killed: ") + survivors.joined(separator: ", "))
     }
-    print(Style.red("\n\(survivors.count) of \(total) mutants not killed: ") + survivors.joined(separator: ", "))
-    return false
+    // Every cited mutant run here must be killed by a test its `Checked by:` line pairs it with.
+    let citationsHold = MutantCitations.verify(runs, in: chapters)
+    return survivors.isEmpty && citationsHold
   }
 }
