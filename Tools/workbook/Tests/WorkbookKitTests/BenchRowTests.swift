@@ -25,15 +25,16 @@ struct BenchRowTests {
   @Test("a cited row the benchmarks print passes; one they do not print fails with its file and line")
   func rows() throws {
     let workbook = try ScratchWorkbook()
+    try workbook.edit(
+      "Chapters/07-counters/hints.md", replacing: "Start at zero and add one.",
+      with: "Start at zero and add one: `make bench-7` row “counter, one thread” (measured on Linux).")
+    #expect(workbook.problems().filter { $0.rule == .benchRows } == [], "a tree without the benchmarks is not checked")
     try workbook.write(
       "Support/Benchmarks/CounterBench.swift",
       """
       let rows = [Row("counter, one thread", 1), Row("counter \\"quoted\\"", 2)]
       print("Chapter 7 — \\(rows.count) rows")
       """)
-    try workbook.edit(
-      "Chapters/07-counters/hints.md", replacing: "Start at zero and add one.",
-      with: "Start at zero and add one: `make bench-7` row “counter, one thread” (measured on Linux).")
     try workbook.write("README.md", "# Workbook\n\nOne figure: `make bench` row “counter \"quoted\"”.\n")
     #expect(workbook.problems().filter { $0.rule == .benchRows } == [])
 

@@ -165,6 +165,14 @@ struct NamesTests {
     try workbook.edit(
       "Chapters/07-counters/hints.md", replacing: "Start at zero and add one.",
       with: "Start at zero; `Counter.increment()` adds one, and `Pair.total()` adds both.")
+    try workbook.edit(
+      "answers/Counters/Counter.swift", replacing: "public mutating func increment()", with: "public mutating func bump()")
+    #expect(
+      workbook.problems().filter { $0.rule == .names } == [], "a tree without Support/Workbook is not checked")
+    try workbook.write(
+      "Support/Workbook/NotImplemented.swift", "public struct NotImplemented: Error {\n  public init() {}\n}\n")
+    try workbook.edit(
+      "answers/Counters/Counter.swift", replacing: "public mutating func bump()", with: "public mutating func increment()")
     #expect(workbook.problems().filter { $0.rule == .names } == [])
     try workbook.edit(
       "answers/Counters/Counter.swift", replacing: "public mutating func increment()", with: "public mutating func bump()")

@@ -7,8 +7,10 @@ extension Checker {
   /// Every `` `make bench` row “X” `` (or `` `make bench-N` row “X” ``) in a chapter's Markdown
   /// files or the workbook's README must name a string literal `"X"` of
   /// `Support/Benchmarks/*.swift`: the row `make bench` prints. A label may wrap onto the next
-  /// line, read as one space. Straight quotes (`row "X"`) are read the same way.
+  /// line, read as one space. Straight quotes (`row "X"`) are read the same way. A tree without
+  /// the benchmarks (a partial copy) is not checked.
   func benchRowProblems(_ catalog: Catalog) -> [Problem] {
+    guard exists(Checker.benchmarkFolder) else { return [] }
     let literals = benchmarkLiterals()
     var texts = ["README.md"]
     for chapter in catalog.chapters {

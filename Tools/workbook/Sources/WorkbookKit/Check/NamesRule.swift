@@ -205,8 +205,11 @@ extension Checker {
   }
 
   /// Every backticked name in the chapter's README, hints and interview that names code of the
-  /// sources (see `NameResolver`) and does not resolve there, with its file and line.
+  /// sources (see `NameResolver`) and does not resolve there, with its file and line. A tree
+  /// without `Support/Workbook` (a partial copy) is not checked: without the given code, a name of
+  /// it could be read against an answer's function of the same name.
   func nameProblems(_ chapter: Chapter, in catalog: Catalog) -> [Problem] {
+    guard exists("Support/Workbook") else { return [] }
     let declarations = SwiftDeclarations(
       folders: nameSourceFolders(chapter, in: catalog), root: root,
       publicOnlyFolders: ["Support/Workbook", "Support/WorkbookTesting"])
