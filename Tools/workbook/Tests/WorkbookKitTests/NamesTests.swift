@@ -151,6 +151,26 @@ struct NamesTests {
     }
   }
 
+  @Test("of the given support code, only public functions are signatures a text may write unqualified")
+  func supportFunctions() throws {
+    let workbook = try ScratchWorkbook(chapter7: false)
+    try workbook.write(
+      "Support/Workbook/HTTPDate.swift",
+      """
+      public enum HTTPDate {
+        public static func parse(_ text: String, now: Date) -> Date? { asctime([]) }
+        static func asctime(_ bytes: [UInt8]) -> Date? { nil }
+      }
+      """)
+    let declarations = SwiftDeclarations(
+      folders: ["answers/Counters", "Support/Workbook"], root: workbook.root, publicOnlyFolders: ["Support/Workbook"])
+    let resolver = NameResolver(declarations: declarations, testFunctions: [])
+    #expect(resolver.resolve("asctime()") == .unchecked, "C's asctime(), not the support code's internal helper")
+    #expect(resolver.resolve("HTTPDate.asctime(_:)") == .resolved)
+    #expect(resolver.resolve("parse(_:now:)") == .resolved)
+    #expect(resolver.resolve("parse(_:)") != .resolved)
+  }
+
   @Test("code spans are read outside fences, with their lines")
   func spans() {
     let text = "Use `DiskCache` and `store(_:forKey:)`.\n```swift\nlet x = `notASpan`\n```\n``double``, `last`"

@@ -21,7 +21,8 @@ enum Rule: String, CaseIterable, Sendable {
   case given
   /// Every mutant parses and applies to its answer.
   case mutants
-  /// Every interview question has a model answer, follow-ups and red flags.
+  /// Every interview question has a model answer, follow-ups and red flags; the model answer ends
+  /// with its `Checked by:` or `Not built here:` line (`InterviewRule.swift`, `Citations.swift`).
   case interview
   /// The chapter's extras (drill, figures, server) are as `exercises.json` says.
   case extras

@@ -16,24 +16,37 @@ enum NameResolution: Equatable {
 ///
 /// A span is read as a name when it is a dotted path with an optional argument-label list:
 /// `DiskCache`, `DiskCache.store`, `HTTPDate.parse(_:now:)`, `init(limit:)`, `snapshot()`. Any
-/// other span (code with spaces, `.offline`, `Mutex<State>`, a header) is not checked. Then:
+/// other span (code with spaces, `.offline`, `Mutex<State>`, a header) is not checked, and neither
+/// is a file's name (`DiskCache.swift`). Then:
 ///
 /// - **A span whose first component is a type the sources declare** (`struct`, `class`, `enum`,
 ///   `actor`, `protocol`, `typealias`; an `extension` of a platform type does not make it theirs)
 ///   must resolve fully: each next component is a member of that type, of an extension of it, or
 ///   of a type it inherits that the sources declare; a member that is a nested type goes on to its
 ///   own members, and after a property the path is not followed further. With labels, a function,
-///   initializer or case with exactly those external labels must exist (`Type(labels:)` is an
+///   initializer or case with those external labels must exist (`Type(labels:)` is an
 ///   initializer). The protocols whose members the compiler supplies add theirs (`Error`'s
 ///   `localizedDescription`, `CaseIterable`'s `allCases`, a raw type's `rawValue` and
 ///   `init(rawValue:)`). A type that inherits anything else the sources do not declare (a platform
 ///   superclass such as `Operation`) may have members the scan cannot see: a member not found on
 ///   it is not checked; and neither is an initializer of a struct that declares none in its body
 ///   (its memberwise one).
-/// - **An unqualified `name(labels:)`** whose base name the sources declare as a `func` (or
-///   `init`) must match the labels of one such declaration, wherever it is.
-/// - **Anything else is not checked**: platform APIs (`URLSession`, `moveItem(at:to:)`), local
-///   names, test names. A backticked test function of the chapter (`modelBased(seed:)`) is skipped.
+/// - **An unqualified `name(labels:)`** whose base name the sources declare as a `func` or `init`
+///   (or as a stored closure, `let wallTime: () -> Double`, called with unlabelled arguments) must
+///   match the labels of one such declaration, wherever it is. Of the given support code only the
+///   `public` functions count (the learner sees no other: `asctime()` in a text is C's, not
+///   `HTTPDate`'s internal helper). When one of the declarations is a method of a type that
+///   extends or inherits a platform type (a delegate's `urlSession(_:task:didCompleteWithError:)`,
+///   an `Operation`'s `cancel()`), the text may mean the platform's method of that name: not
+///   checked.
+/// - **Anything else is not checked**: platform APIs (`URLSession`, `moveItem(at:to:)`), a
+///   member through a variable (`loader.image(for:)`), test names. A backticked test function of
+///   the chapter (`modelBased(seed:)`) is skipped.
+///
+/// Labels match as a call writes them: exactly, or with parameters left out that have a default
+/// value, and with the closures at the end left out as trailing closures. `image(for:)` names
+/// `image(for:policy:)` when `policy` has a default; `observe(on:)` names `observe(on:initial:_:)`
+/// when `initial` has one and the handler is a closure.
 struct NameResolver {
   let declarations: SwiftDeclarations
   /// The chapter's test functions, which texts name in backticks as tests, not as APIs.
