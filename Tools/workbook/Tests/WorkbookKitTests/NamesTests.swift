@@ -12,7 +12,7 @@ struct NamesTests {
       public static let shared = DiskCache(limit: 1)
       let name = "func inAString(a:) { \\(shared) struct AlsoNot {"
       let clock: @Sendable (Int, String) -> Double
-      public init(limit: Int, directory: URL = .temporaryDirectory) {}
+      public init(limit: Int = 1 << 20, directory: URL = .temporaryDirectory) {}
       public func store(_ data: Data, forKey key: String) throws {}
       func lookup<Key: Hashable & Sendable>(
         forKey key: Key,
@@ -96,6 +96,11 @@ struct NamesTests {
     #expect(parameters?.map(\.label) == ["_", "for", "c"])
     #expect(parameters?.map(\.defaulted) == [true, false, false])
     #expect(parameters?.map(\.closure) == [false, true, false])
+    index = 0
+    let shifts = SwiftDeclarations.parameters(
+      Array("(configuration: C = .default, bufferLimit: Int = 1 << 20, seams: Seams) { a < b }".utf8), &index)
+    #expect(shifts?.map(\.label) == ["configuration", "bufferLimit", "seams"], "`<<` and `<` in values are no brackets")
+    #expect(shifts?.map(\.defaulted) == [true, true, false])
     #expect(SwiftDeclarations.inheritance("<Key: Hashable>: Sendable, Swift.Error where Key: Sendable") == ["Sendable", "Error"])
   }
 

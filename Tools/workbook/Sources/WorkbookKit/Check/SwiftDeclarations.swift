@@ -259,7 +259,9 @@ struct SwiftDeclarations {
         SwiftDeclarations.skipSpaces(code, &index)
         guard index < code.count, SwiftDeclarations.isIdentifierStart(code[index]) else { continue }  // an operator
         let name = SwiftDeclarations.identifier(code, &index)
-        guard let parameters = SwiftDeclarations.parameters(code, &index) else { continue }
+        var look = index
+        guard let parameters = SwiftDeclarations.parameters(code, &look) else { continue }
+        index = look
         addMember(SwiftMember(name: name, kind: .function, parameters: parameters), at: start)
 
       case "init":
@@ -297,8 +299,12 @@ struct SwiftDeclarations {
           guard index < code.count, SwiftDeclarations.isIdentifierStart(code[index]) else { break }
           let name = SwiftDeclarations.identifier(code, &index)
           var parameters: [SwiftParameter]?
-          if index < code.count, code[index] == UInt8(ascii: "(") {
-            parameters = SwiftDeclarations.parameters(code, &index)
+          var look = index
+          if index < code.count, code[index] == UInt8(ascii: "("),
+            let payload = SwiftDeclarations.parameters(code, &look)
+          {
+            parameters = payload
+            index = look
           }
           addMember(SwiftMember(name: name, kind: .enumCase, parameters: parameters))
           SwiftDeclarations.skipSpaces(code, &index, newlines: false)
@@ -369,10 +375,14 @@ struct SwiftDeclarations {
       skipSpaces(code, &index)
     }
     guard index < code.count, code[index] == UInt8(ascii: "(") else { return nil }
+    // Brackets nest by depth; angle brackets only when they open a generic argument list (right
+    // after a name: `Result<A, B>`), so `1 << 20` or `a < b` in a default value is no bracket.
     var depth = 0
+    var angles = 0
     var pieces: [[UInt8]] = [[]]
     while index < code.count {
       let byte = code[index]
+      let previous = index > 0 ? code[index - 1] : UInt8(ascii: " ")
       index += 1
       switch byte {
       case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
@@ -386,11 +396,11 @@ struct SwiftDeclarations {
           return texts.map { parameter($0) }
         }
       case UInt8(ascii: "<"):
-        depth += 1
+        if isIdentifierByte(previous) { angles += 1 }
       case UInt8(ascii: ">"):
-        if code[index - 2] != UInt8(ascii: "-") { depth -= 1 }
+        if previous != UInt8(ascii: "-"), angles > 0 { angles -= 1 }
       case UInt8(ascii: ","):
-        if depth == 1 {
+        if depth == 1, angles == 0 {
           pieces.append([])
           continue
         }
@@ -433,9 +443,10 @@ struct SwiftDeclarations {
     var previous: Character = " "
     for character in text {
       switch character {
-      case "(", "[", "<": depth += 1
+      case "(", "[": depth += 1
+      case "<": if previous.isLetter || previous.isNumber || previous == "_" { depth += 1 }
       case ")", "]": depth -= 1
-      case ">": if previous == "-" { if depth == 0 { arrow = true } } else { depth -= 1 }
+      case ">": if previous == "-" { if depth == 0 { arrow = true } } else if depth > 0 { depth -= 1 }
       case "=": if depth == 0 { defaulted = true }
       default: break
       }
