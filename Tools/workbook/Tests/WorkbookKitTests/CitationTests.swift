@@ -215,8 +215,8 @@ struct CitationTests {
     try workbook.write("Chapters/07-counters/interview.md", countersInterview)
     #expect(
       citationProblems(workbook) == [
-        "Chapters/07-counters/interview.md has 1 question for 2 exercises; add a `## ` question for each exercise's "
-          + "core mechanism"
+        "Chapters/07-counters/interview.md:3: the chapter has 1 question for 2 exercises; add a `## ` question for "
+          + "each exercise's core mechanism"
       ])
   }
 }

@@ -64,16 +64,16 @@ extension Checker {
     func problem(_ line: Int, _ message: String) {
       found.append(Problem(rule: .interview, message: "\(file):\(line): \(message)"))
     }
+    let questions = Citations.questions(in: text)
     if questionCount < chapter.exercises.count {
-      found.append(
-        Problem(
-          rule: .interview,
-          message: "\(file) has \(questionCount) question\(questionCount == 1 ? "" : "s") for "
-            + "\(chapter.exercises.count) exercises; add a `## ` question for each exercise's core mechanism"))
+      problem(
+        questions.last?.line ?? 1,
+        "the chapter has \(questionCount) question\(questionCount == 1 ? "" : "s") for \(chapter.exercises.count) "
+          + "exercises; add a `## ` question for each exercise's core mechanism")
     }
     let tests = testFunctionNames(chapter)
     let mutants = Set(mutantFiles(chapter, root: root).compactMap(mutantNumber))
-    for question in Citations.questions(in: text) {
+    for question in questions {
       for stray in question.strayEndings {
         problem(
           stray.line,
