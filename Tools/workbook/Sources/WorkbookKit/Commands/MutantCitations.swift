@@ -64,7 +64,9 @@ enum MutantCitations {
         guard !paired.isEmpty, !paired.contains(where: { killers.contains($0.test) }) else { continue }
         let cited = paired.map { "`\($0.test)`" }.joined(separator: ", ")
         let actual =
-          killers.isEmpty ? "no test killed it" : "it was killed by " + killers.map { "`\($0)`" }.joined(separator: ", ")
+          killers.isEmpty
+          ? "no test killed it (it survived, did not compile, or crashed with no test to blame)"
+          : "it was killed by " + killers.map { "`\($0)`" }.joined(separator: ", ")
         found.append(
           "\(interviewPath):\(paired[0].line): mutant \(number) (\(name)) is cited with \(cited), but \(actual); "
             + "cite it with a test that kills it (see \(killersFile))")
