@@ -124,7 +124,7 @@ final class ScratchWorkbook {
       Use two counters from exercise 1.
       """
     ),
-    ("Chapters/07-counters/interview.md", countersInterview),
+    ("Chapters/07-counters/interview.md", countersInterview + countersSecondQuestion),
     (
       "Chapters/07-counters/mutants/01-counts-twice.mutant",
       """
@@ -263,9 +263,30 @@ let countersInterview = """
   ### Model answer
   One at a time.
 
+  Checked by: `countsOne` (mutant 01)
+
   ### Follow-ups
   - And two at a time?
 
   ### Red flags
   - Counting twice.
+  """
+
+/// The scratch chapter's second question (a chapter has at least as many questions as exercises),
+/// about something the chapter does not build.
+let countersSecondQuestion = """
+
+
+  ## How do two processes share a count?
+
+  ### Model answer
+  Through a file both open, locked while one writes.
+
+  Not built here: a count shared between processes; source: POSIX.1-2017, fcntl(2) record locks
+
+  ### Follow-ups
+  - And with no file?
+
+  ### Red flags
+  - A count in each process, added up later.
   """

@@ -24,7 +24,8 @@ enum Rule: String, CaseIterable, Sendable {
   /// Every chapter has at least five variants (different correct solutions), each with a title
   /// and a why, that parse and apply to its answer.
   case variants
-  /// Every interview question has a model answer, follow-ups and red flags.
+  /// Every interview question has a model answer, follow-ups and red flags; the model answer ends
+  /// with its `Checked by:` or `Not built here:` line (`InterviewRule.swift`, `Citations.swift`).
   case interview
   /// The chapter's extras (drill, figures, server) are as `exercises.json` says.
   case extras
@@ -35,6 +36,10 @@ enum Rule: String, CaseIterable, Sendable {
   /// `starter.fingerprints` matches the starter's exercise files, so the grader reads an
   /// untouched exercise as not started (`make fingerprints` writes it again).
   case fingerprints
+  /// Backticked names of a chapter's code in its texts resolve in the answers (`NamesRule.swift`).
+  case names
+  /// Every `make bench` row the texts cite is a row the benchmarks print (`BenchRowRule.swift`).
+  case benchRows = "bench-rows"
 }
 
 /// One broken rule: where, what is wrong, and what to do about it.
@@ -64,7 +69,9 @@ struct Checker {
     if rules.contains(.package) { found += packageProblems(catalog) }
     for chapter in catalog.chapters {
       found += problems(of: chapter, in: catalog)
+      if rules.contains(.names) { found += nameProblems(chapter, in: catalog) }
     }
+    if rules.contains(.benchRows) { found += benchRowProblems(catalog) }
     return found
   }
 

@@ -29,6 +29,7 @@ extension Checker {
         problem("\(place): the parts of “\(question.heading)” are out of order; write \(partList), in that order")
       }
     }
+    found += citationProblems(chapter, text: text, questionCount: questions.count)
     return found
   }
 
@@ -50,4 +51,103 @@ func subsections(_ body: String) -> [(heading: String, body: String)] {
     }
   }
   return parts.map { ($0.heading, $0.body.trimmingCharacters(in: .whitespacesAndNewlines)) }
+}
+
+extension Checker {
+  /// Every question's model answer ends with exactly one `Checked by:` paragraph or one
+  /// `Not built here:` line (see `Citations`); a `Checked by:` paragraph names tests that exist as
+  /// `func name(` in `Tests/<Module>Tests/`, and mutants that exist in the chapter's `mutants/`, at
+  /// least one of them; and the chapter has at least as many questions as exercises.
+  func citationProblems(_ chapter: Chapter, text: String, questionCount: Int) -> [Problem] {
+    var found: [Problem] = []
+    let file = chapter.interviewPath
+    func problem(_ line: Int, _ message: String) {
+      found.append(Problem(rule: .interview, message: "\(file):\(line): \(message)"))
+    }
+    let questions = Citations.questions(in: text)
+    if questionCount < chapter.exercises.count {
+      problem(
+        questions.last?.line ?? 1,
+        "the chapter has \(questionCount) question\(questionCount == 1 ? "" : "s") for \(chapter.exercises.count) "
+          + "exercises; add a `## ` question for each exercise's core mechanism")
+    }
+    let tests = testFunctionNames(chapter)
+    let mutants = Set(mutantFiles(chapter, root: root).compactMap(mutantNumber))
+    for question in questions {
+      for stray in question.strayEndings {
+        problem(
+          stray.line,
+          "a `\(stray.lines[0].hasPrefix(Citations.checkedByPrefix) ? Citations.checkedByPrefix : Citations.notBuiltPrefix)` "
+            + "paragraph outside the `### Model answer` of “\(question.heading)”; move it to the end of the model answer")
+      }
+      guard question.hasModelAnswer else { continue }  // the parts check names the missing part
+      let endings = question.endings
+      if endings.isEmpty {
+        problem(
+          question.line,
+          "the model answer of “\(question.heading)” has no `Checked by:` line; end it with `Checked by: `testName` "
+            + "(mutant NN)` (the tests that prove it, and the mutants they kill), or with `Not built here: <what>; "
+            + "source: <primary source>`")
+        continue
+      }
+      if endings.count > 1 {
+        let lines = endings.map { result in
+          switch result {
+          case .success(let ending): ending.line
+          case .failure(let error): error.line
+          }
+        }
+        problem(
+          lines[1],
+          "the model answer of “\(question.heading)” has \(endings.count) `Checked by:`/`Not built here:` paragraphs "
+            + "(lines \(lines.map(String.init).joined(separator: ", "))); keep exactly one, at its end")
+      } else if let last = question.modelAnswer.last, !Citations.isEnding(last) {
+        problem(
+          last.line,
+          "the model answer of “\(question.heading)” goes on after its `Checked by:`/`Not built here:` paragraph; "
+            + "move that paragraph to the end of the model answer")
+      }
+      for result in endings {
+        switch result {
+        case .failure(let error):
+          problem(error.line, error.message)
+        case .success(.notBuiltHere):
+          break
+        case .success(.checkedBy(let items, let line)):
+          for item in items where !tests.contains(item.test) {
+            problem(
+              item.line,
+              "`\(item.test)` is not a test of \(chapter.testsPath) (no `func \(item.test)(` there); cite a test by "
+                + "its function's name")
+          }
+          for item in items {
+            for number in item.mutants where !mutants.contains(number) {
+              problem(
+                item.line,
+                "`\(item.test)` cites mutant \(number), which \(chapter.mutantsPath) does not have; cite the number "
+                  + "of a file there (`NN-name.mutant`)")
+            }
+          }
+          if items.allSatisfy({ $0.mutants.isEmpty }) {
+            problem(
+              line,
+              "the `Checked by:` line of “\(question.heading)” cites no mutant; name after a test the mutant it "
+                + "kills whose `why:` breaks this answer's claim: `testName` (mutant NN)")
+          }
+        }
+      }
+    }
+    return found
+  }
+
+  /// The names of every function declared in the chapter's test folder (`func name(` or
+  /// `func name<`), tests and helpers alike.
+  func testFunctionNames(_ chapter: Chapter) -> Set<String> {
+    var names = Set<String>()
+    for file in files(in: chapter.testsPath) where file.hasSuffix(".swift") {
+      guard let text = read("\(chapter.testsPath)/\(file)") else { continue }
+      for match in matches(#"\bfunc\s+([A-Za-z_][A-Za-z0-9_]*)\s*[(<]"#, in: text) { names.insert(match[1]) }
+    }
+    return names
+  }
 }

@@ -47,6 +47,7 @@ struct MutantsCommand: Command {
   static func run(_ chapters: [Chapter], only: Set<Int> = []) throws -> Bool {
     var survivors: [String] = []
     var total = 0
+    var runs: [MutantKillers] = []
     let manager = FileManager.default
     for chapter in chapters {
       let files = mutantFiles(chapter).filter { only.isEmpty || only.contains(mutantNumber($0) ?? 0) }
@@ -65,6 +66,10 @@ struct MutantsCommand: Command {
         variant.mutant = chapter.number
         let result = try Grader.grade([chapter], variant).first!
         let killers = result.exercises.flatMap(\.failures)
+        runs.append(
+          MutantKillers(
+            chapter: chapter.number, number: mutantNumber(file) ?? 0, name: mutant.name,
+            killers: MutantCitations.killers(of: result)))
         let line = "\(mutant.name): \(mutant.title)"
         if !result.compiled {
           print("  " + Style.red("\(Style.fail) does not compile  ") + line)
@@ -87,9 +92,11 @@ struct MutantsCommand: Command {
     }
     if survivors.isEmpty {
       print(Style.green("\nAll \(total) mutants killed."))
-      return true
+    } else {
+      print(Style.red("\n\(survivors.count) of \(total) mutants not killed: ") + survivors.joined(separator: ", "))
     }
-    print(Style.red("\n\(survivors.count) of \(total) mutants not killed: ") + survivors.joined(separator: ", "))
-    return false
+    // Every cited mutant run here must be killed by a test its `Checked by:` line pairs it with.
+    let citationsHold = MutantCitations.verify(runs, in: chapters)
+    return survivors.isEmpty && citationsHold
   }
 }
