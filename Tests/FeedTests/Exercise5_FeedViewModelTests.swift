@@ -164,7 +164,7 @@ struct Exercise5_FeedViewModelTests {
     let gate = Gate()
     api.holdPage(cursor: "after:p19", at: gate)
     let first = Crowd(1) { _ in await model.rowAppeared(rows[19]) }
-    let inFlight = await gate.arrivals(1) { first.allFinished }
+    let inFlight = await eventually(giveUp: { first.allFinished }) { gate.waiting >= 1 }
     try #require(inFlight, "row 19 should ask for the page after p19 (held in flight by the test); requests: \(api.pageRequests)")
     #expect(model.isLoadingMore, "while the next page is in flight the bottom spinner shows")
     let second = Crowd(1) { _ in await model.rowAppeared(rows[18]) }
