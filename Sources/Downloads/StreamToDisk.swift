@@ -26,7 +26,9 @@ public enum StreamToDisk {
   /// When `expectedTotal` is known and the body ends at any other total, throws
   /// `DownloadError.truncated(received:expected:)` with the total counted from the file's start
   /// (`offset` included, as `expectedTotal` is): short, as a dropped connection leaves it, or
-  /// longer than the server announced, which is no more the file than a short one.
+  /// longer than the server announced, which is no more the file than a short one. The check
+  /// runs when the body ends, so an over-long body is read and written to its end first, and
+  /// `received` is everything on disk: 120 for 100 announced and 120 sent.
   public static func write(
     _ body: TransferBody, to handle: FileHandle, startingAt offset: Int64, expectedTotal: Int64?,
     progress: (Int64) -> Void

@@ -88,7 +88,9 @@ public actor OfflineFeed {
   /// `.live`; a call that sent no request (no more pages) or added nothing leaves it as it was;
   /// an `.offline` failure sets `.offline`, any other failure leaves it. Whether `.cached` stays
   /// `.cached` after a next page (the posts at the top are still the saved ones) or becomes
-  /// `.live` is your choice, and so is whether a call that added nothing saves again.
+  /// `.live` is your choice, and so is whether a call that added nothing saves again. `.empty`
+  /// (a next page before any launch or refresh) is the same choice: it becomes `.live` or stays
+  /// `.empty` (the reference leaves it, as it leaves `.cached`), never `.cached` or `.offline`.
   public func loadNextPage() async throws(FeedError) {
     // TODO: load the next page through the repository, then save the feed.
     throw .failed(reason: NotImplemented("OfflineFeed.loadNextPage").description)

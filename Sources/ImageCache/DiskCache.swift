@@ -88,9 +88,10 @@ public actor DiskCache {
   /// Writes bytes to a path. Tests replace it to simulate a crash or a full disk half-way through.
   private var writeFile: @Sendable (Data, URL) throws -> Void = { data, url in try data.write(to: url) }
 
-  /// True if the last open expected an index and found none it could use, so it rebuilt the
-  /// entries from the files: the index file is damaged, or it is missing while the directory
-  /// holds other files. A new, empty directory is a new cache, not a rebuild: false.
+  /// True if the last open found no usable index (missing, unreadable or of the wrong shape) and
+  /// at least one entry file, a name of 64 hex digits, to rebuild the entries from. A new, empty
+  /// directory, or one holding only files the cache never wrote as entries (temporaries of an
+  /// interrupted write, foreign files, which the open removes), is a new cache: false.
   public let rebuiltIndex: Bool
   /// How many times eviction ran (each run sorts once); for tests and metrics.
   public private(set) var evictionPasses = 0
@@ -160,8 +161,9 @@ public actor DiskCache {
   ///
   /// Throws only when the entry itself was not stored (`.entryTooLarge`, or `.writeFailed` for
   /// its file). A failed index write on the way (batched or after eviction) is not this store's
-  /// failure: the entry is in place and readable, the index stays dirty, and the next batch or
-  /// `flush()`, which does throw, writes it.
+  /// failure: the entry is in place and readable, the index stays dirty, and the count of stores
+  /// since the last index write is not reset, so the very next store tries the index again, and
+  /// so does `flush()`, which throws when it fails.
   public func store(_ data: Data, forKey key: String) throws {
     // TODO: write to a temporary file, move it into place, record it, evict past the limit.
     throw NotImplemented("DiskCache.store(_:forKey:)")

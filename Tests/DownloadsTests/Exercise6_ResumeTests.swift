@@ -14,6 +14,44 @@ struct Exercise6_ResumeTests {
   /// Holds the first transfer at `pausePoint` (a resume runs through), for the test to pause it.
   static func hold() -> Hold { Hold(at: .offset(pausePoint), once: true) }
 
+  /// Answers every request, whatever it asks, with one scripted status and `Content-Range` start.
+  struct FixedAnswer: Transport {
+    let status: Int
+    let rangeStart: Int64?
+    let size: Int64
+
+    func start(_ request: TransferRequest) async throws -> (TransferResponse, TransferBody) {
+      let response = TransferResponse(statusCode: status, rangeStart: rangeStart, totalLength: size)
+      let pulls = Counter()
+      let bytes = Data(repeating: 1, count: Int(size - (rangeStart ?? 0)))
+      return (response, TransferBody { pulls.increment() == 1 ? bytes : nil })
+    }
+  }
+
+  @Test("a 206 to a request that sent no Range: from byte 0 it is the whole file, from anywhere else (or unplaced) it fails")
+  func a206WithoutARangeRequest() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("plain.bin", size: 1_000)
+      let whole = try await Downloader(transport: FixedAnswer(status: 206, rangeStart: 0, size: 1_000))
+        .download(url, to: directory.file("whole.bin"))
+      #expect(
+        try Data(contentsOf: whole).count == 1_000,
+        "a 206 whose Content-Range starts at byte 0 carries the whole file: a fresh download accepts it")
+      for (start, what) in [(Int64(500), "from byte 500"), (nil, "with no Content-Range")] {
+        await #expect(
+          throws: DownloadError.httpStatus(206),
+          "no Range was sent, so a 206 \(what) is not the start of the file: the fresh download fails with its status"
+        ) {
+          _ = try await Downloader(transport: FixedAnswer(status: 206, rangeStart: start, size: 1_000))
+            .download(url, to: directory.file("part.bin"))
+        }
+      }
+      #expect(
+        !FileManager.default.fileExists(atPath: directory.file("part.bin").path),
+        "a refused answer leaves nothing at the destination")
+    }
+  }
+
   @Test("resume asks for the rest with Range and If-Range, and no byte is lost or duplicated")
   func resumeContinuesWhereItStopped() async throws {
     try await withTemporaryDirectory("downloads") { directory in

@@ -346,6 +346,19 @@ struct Exercise2_OfflineFeedTests {
       status == .offline, "no request went out, so nothing says the network is back: the status stays offline; it is \(status)")
   }
 
+  @Test("a next page before any launch or refresh: .empty becomes .live or stays .empty, never cached or offline")
+  func aNextPageOnAnEmptyFeed() async throws {
+    let api = ScriptedFeedAPI(postCount: 60)
+    let feed = OfflineFeed(repository: FeedRepository(api: api, pageSize: 20), persistence: SlowPersistence(saved: nil))
+    try await feed.loadNextPage()
+    #expect(await feed.posts.count == 20, "the first call of loadNextPage on a new feed fetches the first page")
+    let status = await feed.status
+    #expect(
+      status == .empty || status == .live,
+      "a page from the network is on screen: .empty may become .live or stay .empty (your choice), but nothing was read from disk and the network answered, so neither .cached nor .offline; it is \(status)"
+    )
+  }
+
   @Test func aSavedFeedWithNoPostsIsNothingToShow() async throws {
     let gate = Gate()
     gate.open()

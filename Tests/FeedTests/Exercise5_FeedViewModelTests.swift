@@ -152,6 +152,37 @@ struct Exercise5_FeedViewModelTests {
     #expect(model.isLoadingMore == false, "the bottom spinner should be gone after the page arrived")
   }
 
+  @Test("a next page that arrives shows the feed loaded; a row that appears while it is in flight asks for nothing and waits for nothing")
+  func aRowWhileAPageIsInFlightLoadsNothing() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 60)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    try #require(model.posts.count == 20, "the first page should show 20 posts before scrolling")
+    let rows = model.posts
+    let gate = Gate()
+    api.holdPage(cursor: "after:p19", at: gate)
+    let first = Crowd(1) { _ in await model.rowAppeared(rows[19]) }
+    let inFlight = await eventually(giveUp: { first.allFinished }) { gate.waiting >= 1 }
+    try #require(inFlight, "row 19 should ask for the page after p19 (held in flight by the test); requests: \(api.pageRequests)")
+    #expect(model.isLoadingMore, "while the next page is in flight the bottom spinner shows")
+    let second = Crowd(1) { _ in await model.rowAppeared(rows[18]) }
+    let returned = await eventually { second.allFinished }
+    #expect(
+      returned,
+      "a row that appears while a next page is in flight returns at once (isLoadingMore is set): it must not wait for the page in flight"
+    )
+    #expect(api.pageRequests == [nil, "after:p19"], "and it sends no request of its own; requests: \(api.pageRequests)")
+    gate.open()
+    _ = await first.results()
+    _ = await second.results()
+    #expect(model.posts.count == 40, "the page that arrived is on screen: 40 posts; there are \(model.posts.count)")
+    #expect(model.state == .loaded(await model.feed.posts), "a next page that arrived leaves the screen .loaded with the feed's posts; state is \(model.state)")
+    #expect(model.status == .live, "the status is the feed's afterwards: live")
+    #expect(model.isLoadingMore == false, "the spinner is gone once the call that loaded returns")
+  }
+
   @Test func appearingAgainLoadsNothing() async throws {
     let directory = try TemporaryDirectory("feed")
     defer { directory.remove() }

@@ -159,10 +159,21 @@ struct Exercise4_DiskCacheTests {
       let reopened = try DiskCache(directory: newURL, clock: ManualClock(), startDate: start)
       #expect(await reopened.rebuiltIndex, "an entry file with no index means the index was lost: rebuiltIndex should be true")
       #expect(await reopened.data(forKey: "a") == bytes(10), "and the entry is rebuilt from its file")
+      let junkURL = directory.url.appendingPathComponent("junk")
+      try FileManager.default.createDirectory(at: junkURL, withIntermediateDirectories: true)
+      try Data("half".utf8).write(to: junkURL.appendingPathComponent(".tmp-interrupted"))
+      try Data("notes".utf8).write(to: junkURL.appendingPathComponent("notes.txt"))
+      let junk = try DiskCache(directory: junkURL, clock: ManualClock(), startDate: start)
+      #expect(
+        await !junk.rebuiltIndex,
+        "a directory with no index and no entry file (only a leftover temporary and a foreign file) has nothing to rebuild: rebuiltIndex should be false"
+      )
+      let left = (try? FileManager.default.contentsOfDirectory(atPath: junkURL.path)) ?? []
+      #expect(left.filter { $0 != DiskCache.indexFileName }.isEmpty, "and the open removes the files that are not entries: \(left)")
     }
   }
 
-  @Test("store throws only when the entry was not stored; a failed batched index write waits for flush")
+  @Test("store throws only when the entry was not stored; a failed batched index write is tried again by the next store")
   func failedIndexWriteDoesNotFailTheStore() async throws {
     try await withTemporaryDirectory("disk") { directory in
       let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
@@ -181,11 +192,17 @@ struct Exercise4_DiskCacheTests {
       #expect(await cache.data(forKey: "k31") == bytes(7, 31), "the entry whose batch failed to write the index is stored and readable")
       await #expect(throws: DiskCacheError.self, "flush() is the explicit index write: its failure is reported") { try await cache.flush() }
       await cache.useFileWriter { data, url in try data.write(to: url) }
-      try await cache.flush()
+      try await cache.store(bytes(7, 32), forKey: "k32")  // no flush: the next store retries the index
       let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
       let rebuilt = await reopened.rebuiltIndex
       let count = await reopened.count
-      #expect(!rebuilt && count == 32, "the index stayed dirty and the next flush wrote all 32 entries; rebuilt \(rebuilt), \(count) entries")
+      #expect(
+        !rebuilt && count == 33,
+        "the failed index write left the count of stores unreset, so the very next store wrote the index with all 33 entries (not 32 stores later); rebuilt \(rebuilt), \(count) entries"
+      )
+      try await cache.flush()
+      let flushed = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      #expect(await flushed.count == 33, "flush() writes whatever the last store left dirty")
     }
   }
 

@@ -28,6 +28,11 @@ public struct Downloader: Sendable {
   }
 
   /// Starts downloading `url` to `destination` and returns at once.
+  ///
+  /// The request sends no `Range`, so the answer must be the whole file: a 200, or a 206 whose
+  /// `Content-Range` starts at byte 0 (a server may answer any request that way). A 206 from
+  /// another byte, or with no `Content-Range`, is not the file's start and fails the download
+  /// with `DownloadError.httpStatus(206)`, as does any other status.
   public func start(_ url: URL, to destination: URL) -> DownloadHandle {
     let transport = transport
     let policy = existingFile

@@ -15,7 +15,11 @@ public struct ResumeData: Sendable, Equatable, Codable {
   public var partial: PartialFile
   /// Bytes of the file already on disk, from its start.
   public var bytesOnDisk: Int64
-  /// The ETag (or Last-Modified) the partial bytes came with, as the server sent it.
+  /// The ETag (or Last-Modified) the partial bytes came with, as the server sent it: the
+  /// transport takes `ETag` when the response has one, else `Last-Modified`. One field holds
+  /// either because the two cannot be confused: an entity tag starts with `"` or `W/"` (RFC 9110
+  /// §8.8.3) and an HTTP-date never does, so `ifRangeValidator` tells them apart by that prefix
+  /// and reads anything else as a date; what is neither is not sent.
   public var validator: String?
   /// Whether the server said `Accept-Ranges: bytes`.
   public var acceptsRanges: Bool

@@ -89,9 +89,20 @@ public struct LiveFeedAPI<C: Clock>: FeedAPI where C.Duration == Duration {
     try await decode(Comment.self, .comment(postID: postID, text: text, idempotencyKey: idempotencyKey), priority: .normal)
   }
 
-  /// Decodes with the API's conventions (snake_case keys, ISO-8601 dates).
-  private func decode<T: Decodable>(_ type: T.Type, _ endpoint: FeedEndpoint, priority: RequestPriority) async throws -> T {
+  /// Sends the request, then decodes with the API's conventions (snake_case keys, ISO-8601 dates).
+  private func decode<T: Decodable & Sendable>(
+    _ type: T.Type, _ endpoint: FeedEndpoint, priority: RequestPriority
+  ) async throws -> T {
     let response = try await client.response(for: endpoint, priority: priority)
-    return try NetworkError.decode(T.self, from: response.data, using: JSONCoding.decoder())
+    return try await Self.decoded(T.self, from: response.data)
+  }
+
+  /// Decodes off the caller's actor. `@concurrent` (SE-0461) runs it on the global concurrent
+  /// executor; without it, a `nonisolated async` function runs on its caller's actor under
+  /// `NonisolatedNonsendingByDefault` (SE-0461), so a page decoded for the view model would be
+  /// decoded on the main actor: chapter 3's rule for `send`.
+  @concurrent
+  private static func decoded<T: Decodable & Sendable>(_ type: T.Type, from data: Data) async throws -> T {
+    try NetworkError.decode(T.self, from: data, using: JSONCoding.decoder())
   }
 }
