@@ -37,7 +37,7 @@ TSAN_SUPPRESSIONS := $(if $(filter Linux,$(UNAME)),suppressions='$(CURDIR)/Tools
 # CONTRIBUTING.md), and the recipes that run tests raise the soft limit to 4096 where the shell may.
 RAISE_FILE_LIMIT := n=$$(ulimit -Sn); if [ "$$n" != unlimited ] && [ "$$n" -lt 4096 ]; then ulimit -Sn 4096 2>/dev/null || ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; fi;
 
-.PHONY: help tool requirements progress lint sanitize mutants variants fingerprints test test-nonsending check check-tooling server bench drill figures demo clean
+.PHONY: help tool requirements progress lint sanitize mutants variants fingerprints test test-nonsending test-app-target check check-tooling server bench drill figures demo clean
 
 # `make help` prints the table below: each `target: ## what it does` line, the `##` lines under
 # it (options, aligned by hand), and the `##@` section headings; {chapters} reads the chapter numbers.
@@ -132,6 +132,7 @@ test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answ
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) build --build-tests --scratch-path .build/answers
 	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) test --skip-build --scratch-path .build/answers
 	@$(MAKE) --no-print-directory test-nonsending
+	@$(MAKE) --no-print-directory test-app-target
 	@echo "== starter: compiles, never crashes, and every exercise has a failing test"
 	@$(RAISE_FILE_LIMIT) $(WORKBOOK) check-starter
 	@echo "== tooling"
@@ -144,6 +145,34 @@ test-nonsending: requirements ## the answers again with NonisolatedNonsendingByD
 	@echo "== answers with NonisolatedNonsendingByDefault: build with warnings as errors, then every test"
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 WORKBOOK_NONSENDING=1 $(SWIFT) build --build-tests --scratch-path .build/answers-nonsending
 	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 WORKBOOK_NONSENDING=1 $(SWIFT) test --skip-build --scratch-path .build/answers-nonsending
+
+# A new Xcode 26 app target compiles with default isolation MainActor (SE-0466) and Approachable
+# Concurrency, whose upcoming features beyond Swift 6 mode are NonisolatedNonsendingByDefault and
+# InferIsolatedConformances. WORKBOOK_APP_TARGET=1 compiles every chapter module that way, so the
+# build proves that the `nonisolated` annotations chapter 1 tells a learner to write are enough;
+# the support code and the tests are not main-actor by default, and get NonisolatedNonsendingByDefault
+# only (a test conforming to a chapter's protocol must read its function types the same way). The
+# tests then run against those modules. Last, chapter 1's answer with its `nonisolated` stripped
+# must fail to type-check with the errors its README quotes: the annotations are needed, not only
+# enough.
+APP_TARGET_BARE := .build/answers-app-target/without-nonisolated
+test-app-target: requirements ## the answers as a new Xcode 26 app target compiles them: default
+##                          isolation MainActor (SE-0466) and Approachable Concurrency
+	@echo "== answers as an app target (default isolation MainActor): build with warnings as errors, then every test"
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_APP_TARGET=1 $(SWIFT) build --build-tests --scratch-path .build/answers-app-target
+	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_APP_TARGET=1 $(SWIFT) test --skip-build --scratch-path .build/answers-app-target
+	@echo "== chapter 1's answer without its nonisolated annotations, as an app target: it must not build"
+	@rm -rf $(APP_TARGET_BARE) && mkdir -p $(APP_TARGET_BARE) && \
+	  for f in answers/DataStore/*.swift; do sed -E 's/^((public|private|fileprivate) )?nonisolated /\1/' "$$f" > "$(APP_TARGET_BARE)/$${f##*/}"; done && \
+	  echo 'nonisolated func offTheMainActor(_ store: LockedStore<String, Int>) -> Int? { store.get("k") }' > $(APP_TARGET_BARE)/Probe.swift
+	@if $(SWIFT)c -typecheck -continue-building-after-errors -swift-version 6 -default-isolation MainActor \
+	    -enable-upcoming-feature NonisolatedNonsendingByDefault -enable-upcoming-feature InferIsolatedConformances \
+	    -I .build/answers-app-target/debug/Modules -module-name DataStore $(APP_TARGET_BARE)/*.swift > $(APP_TARGET_BARE)/errors.txt 2>&1; then \
+	  echo "chapter 1's stores build as an app target without nonisolated: its README says they do not" >&2; exit 1; fi
+	@for error in "main actor-isolated property 'storage' can not be mutated from a Sendable closure" \
+	    "main actor-isolated conformance of 'Session' to 'Decodable'" "call to main actor-isolated instance method 'get'"; do \
+	  grep -qF "$$error" $(APP_TARGET_BARE)/errors.txt || { cat $(APP_TARGET_BARE)/errors.txt >&2; \
+	    echo "expected the error chapter 1's README quotes: $$error" >&2; exit 1; }; done
 
 check: $(WORKBOOK) ## the workbook's own rules: titles, suites, hints, given files, mutants, interviews
 	@$(WORKBOOK) check

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 //
 // iOS Systems Workbook — one library target per chapter, graded by one test target per chapter.
 //
@@ -20,6 +20,12 @@
 //                      with the upcoming feature NonisolatedNonsendingByDefault (SE-0461), under
 //                      which a `nonisolated async` function runs on its caller's actor unless it is
 //                      marked `@concurrent` (`make test-nonsending`)
+//   WORKBOOK_APP_TARGET "1": the chapter modules are compiled the way a new Xcode 26 app target
+//                      compiles its code: default isolation `MainActor` (SE-0466), plus the two
+//                      upcoming features Approachable Concurrency adds to Swift 6 mode,
+//                      NonisolatedNonsendingByDefault (SE-0461) and InferIsolatedConformances
+//                      (SE-0470); the support code and the tests get NonisolatedNonsendingByDefault
+//                      only, as under WORKBOOK_NONSENDING (`make test-app-target`)
 import Foundation
 import PackageDescription
 
@@ -62,7 +68,11 @@ let fromAnswers = numbers("WORKBOOK_ANSWERS", default: "")
 let mutantChapter = Int(environment["WORKBOOK_MUTANT"] ?? "")
 let werror = environment["WORKBOOK_WERROR"] == "1"
 let tools = environment["WORKBOOK_TOOLS"] == "1"
-let nonsending = environment["WORKBOOK_NONSENDING"] == "1"
+let appTarget = environment["WORKBOOK_APP_TARGET"] == "1"
+/// The app-target lane includes NonisolatedNonsendingByDefault everywhere: a function type in a
+/// chapter's API means `nonisolated(nonsending)` there, and a test that conforms to a chapter's
+/// protocol has to be compiled with the same meaning to match it.
+let nonsending = environment["WORKBOOK_NONSENDING"] == "1" || appTarget
 
 /// The requested chapters plus the ones they compose, keeping only chapters that exist yet.
 var selected = numbers("WORKBOOK_CHAPTERS", default: "all")
@@ -84,11 +94,21 @@ let nonsendingSettings: [SwiftSetting] = nonsending ? [.enableUpcomingFeature("N
 
 let swiftSettings: [SwiftSetting] = (werror ? [.unsafeFlags(["-warnings-as-errors"])] : []) + nonsendingSettings
 
+/// A new Xcode 26 app target: every declaration without isolation of its own is `@MainActor`
+/// (SE-0466), and Approachable Concurrency turns on the two upcoming features that Swift 6 mode does
+/// not already include (NonisolatedNonsendingByDefault comes with `nonsendingSettings`). The
+/// chapters only: a learner pastes a chapter's files into an app target, while the support code
+/// and the tests stay modules of their own. `make test-app-target` proves that the annotations
+/// chapter 1 asks for are the ones such a target needs.
+let appTargetSettings: [SwiftSetting] =
+  appTarget ? [.defaultIsolation(MainActor.self), .enableUpcomingFeature("InferIsolatedConformances")] : []
+
 /// In release builds (`make bench`) the chapters' function bodies are visible to the modules that
 /// call them, so a generic type such as `MemoryCache<Key, Value>` is specialized for its caller's
 /// types, as it is when the code sits in an app's own module. Without this, every dictionary
 /// access inside the cache would go through witness tables. Debug builds (grading) are unchanged.
-let chapterSettings = swiftSettings + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+let chapterSettings =
+  swiftSettings + appTargetSettings + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 var targets: [Target] = [
   .target(name: "Workbook", path: "Support/Workbook", swiftSettings: swiftSettings),

@@ -9,7 +9,7 @@ import Dispatch
 /// request: for `sync` just before the caller waits, for `async` once the block is on the queue.
 /// The app passes nothing. A test learns from it, for example, that a write is queued behind a
 /// read in progress, so the read can end there instead of after a guessed while.
-final class InstrumentedQueue: Sendable {
+nonisolated final class InstrumentedQueue: Sendable {
   /// One request made of the queue.
   struct Submission: Sendable {
     /// Whether it carries `.barrier`: it waits for the blocks before it and runs alone.

@@ -14,7 +14,7 @@ import Workbook
 ///
 /// Every operation holds the lock for O(1) work except `snapshot()` and `transaction(_:)`,
 /// which hold it for as long as their copy or body takes: keep transaction bodies short.
-public final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+public nonisolated final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   private let storage: InstrumentedMutex<[Key: Value]>
 
   public init(_ initial: [Key: Value] = [:]) {

@@ -63,7 +63,7 @@ extension DownloadManager {
 // Given — call `settle` from the job and from a cancellation handler, `value()` from the transfer.
 /// The one result of a scheduled transfer, handed from the scheduler's job to the transfer that
 /// waits for it. The first result wins: a cancellation settles it before a job that never ran.
-final class TransferOutcome: Sendable {
+nonisolated final class TransferOutcome: Sendable {
   private enum State {
     case waiting(CheckedContinuation<URL, any Error>?)
     case settled(Result<URL, any Error>)

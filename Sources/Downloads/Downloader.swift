@@ -7,7 +7,7 @@ import Foundation
 import Synchronization
 
 /// What a download reports: strictly increasing byte counts, then exactly one ending.
-public enum DownloadEvent: Sendable, Equatable {
+public nonisolated enum DownloadEvent: Sendable, Equatable {
   /// Bytes of the file on disk so far, and the file's size when the server said.
   case progress(bytes: Int64, total: Int64?)
   /// The download was paused; resume it with `Downloader.resume(_:)`.
@@ -17,7 +17,7 @@ public enum DownloadEvent: Sendable, Equatable {
 }
 
 /// Downloads files through a transport, streaming them to disk.
-public struct Downloader: Sendable {
+public nonisolated struct Downloader: Sendable {
   public let transport: any Transport
   /// What happens when the destination already exists.
   public var existingFile: ExistingFilePolicy
@@ -132,14 +132,14 @@ public struct Downloader: Sendable {
 }
 
 /// Set by `DownloadHandle.pause()` before it cancels the transfer, so the engine keeps the file.
-final class PauseSignal: Sendable {
+nonisolated final class PauseSignal: Sendable {
   private let requested = Atomic<Bool>(false)
   var isRequested: Bool { requested.load(ordering: .acquiring) }
   func request() { requested.store(true, ordering: .releasing) }
 }
 
 /// One running download: its events, and the controls to pause or cancel it.
-public final class DownloadHandle: Sendable {
+public nonisolated final class DownloadHandle: Sendable {
   enum Outcome: Sendable {
     case completed(URL)
     case paused(ResumeData)

@@ -11,7 +11,7 @@
 import Workbook
 
 /// How urgent a pending download is. Higher raw values run first.
-public enum DownloadPriority: Int, Comparable, CaseIterable, Sendable, Codable {
+public nonisolated enum DownloadPriority: Int, Comparable, CaseIterable, Sendable, Codable {
   case low = 0
   case normal = 1
   case high = 2
@@ -20,7 +20,7 @@ public enum DownloadPriority: Int, Comparable, CaseIterable, Sendable, Codable {
 }
 
 /// Names one element in a `PriorityQueue`, to change its priority or take it out.
-public struct QueueTicket: Hashable, Sendable, CustomStringConvertible {
+public nonisolated struct QueueTicket: Hashable, Sendable, CustomStringConvertible {
   public let rawValue: UInt64
   public init(rawValue: UInt64) { self.rawValue = rawValue }
   public var description: String { "#\(rawValue)" }
@@ -38,7 +38,7 @@ public struct QueueTicket: Hashable, Sendable, CustomStringConvertible {
 /// element leaves a stale slot that `dequeue` skips); `dequeue` and `peek` look at the front of
 /// each of the three lines only, because the front of a line is its oldest, most aged element.
 /// (A simpler O(n) scan over all waiting elements is a fine first version.)
-public struct PriorityQueue<Element, C: Clock> where C.Duration == Duration {
+public nonisolated struct PriorityQueue<Element, C: Clock> where C.Duration == Duration {
   // TODO: add your storage: the waiting elements with their priority, arrival order and the
   // instant their aging started, and a way to find an element by its ticket.
 
@@ -117,9 +117,9 @@ public struct PriorityQueue<Element, C: Clock> where C.Duration == Duration {
   }
 }
 
-extension PriorityQueue: Sendable where Element: Sendable, C: Sendable {}
+nonisolated extension PriorityQueue: Sendable where Element: Sendable, C: Sendable {}
 
-extension PriorityQueue where C == ContinuousClock {
+nonisolated extension PriorityQueue where C == ContinuousClock {
   /// A queue that ages on the real clock.
   public init(agingBound: Duration? = .seconds(30)) {
     self.init(clock: ContinuousClock(), agingBound: agingBound)

@@ -7,7 +7,7 @@ import Foundation
 import Synchronization
 
 /// Serves scripted files chunk by chunk, produced only when the reader asks for the next one.
-public final class ScriptedTransport: Transport {
+public nonisolated final class ScriptedTransport: Transport {
   /// One scripted file.
   public struct File: Sendable {
     public var size: Int64
@@ -124,7 +124,7 @@ public final class ScriptedTransport: Transport {
 }
 
 /// Where one scripted body is: the next offset to serve and the next chunk's index.
-private final class Cursor: Sendable {
+private nonisolated final class Cursor: Sendable {
   private let state: Mutex<(offset: Int64, index: Int)>
 
   init(offset: Int64) { state = Mutex((offset, 0)) }

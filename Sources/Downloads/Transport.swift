@@ -5,7 +5,7 @@
 import Foundation
 
 /// One HTTP GET of a file, possibly continuing a partial download.
-public struct TransferRequest: Sendable, Equatable {
+public nonisolated struct TransferRequest: Sendable, Equatable {
   public var url: URL
   /// Ask for the bytes from this offset on (`Range: bytes=N-`); nil asks for the whole file.
   public var rangeStart: Int64?
@@ -21,7 +21,7 @@ public struct TransferRequest: Sendable, Equatable {
 }
 
 /// The parts of an HTTP response a download needs.
-public struct TransferResponse: Sendable, Equatable {
+public nonisolated struct TransferResponse: Sendable, Equatable {
   /// 200 (whole file), 206 (a range), or an error status.
   public var statusCode: Int
   /// The first byte of the body within the file: `A` of `Content-Range: bytes A-B/N` on a 206.
@@ -53,7 +53,7 @@ public struct TransferResponse: Sendable, Equatable {
 ///
 /// Pulling is what bounds memory: the transport produces the next chunk only when the consumer
 /// asks for it, so a consumer that writes each chunk before asking for the next holds one chunk.
-public struct TransferBody: AsyncSequence, Sendable {
+public nonisolated struct TransferBody: AsyncSequence, Sendable {
   public typealias Element = Data
 
   private let nextChunk: @Sendable () async throws -> Data?
@@ -72,13 +72,13 @@ public struct TransferBody: AsyncSequence, Sendable {
 }
 
 /// Starts transfers. Cancelling the task that reads a body stops the transfer.
-public protocol Transport: Sendable {
+public nonisolated protocol Transport: Sendable {
   /// Sends `request` and returns the response head and a body to pull.
   func start(_ request: TransferRequest) async throws -> (TransferResponse, TransferBody)
 }
 
 /// Why a download failed.
-public enum DownloadError: Error, Equatable, Sendable {
+public nonisolated enum DownloadError: Error, Equatable, Sendable {
   /// The server answered with a status that is neither 200 nor 206.
   case httpStatus(Int)
   /// The body did not end at the file's size: `received` bytes of the `expected`, both counted

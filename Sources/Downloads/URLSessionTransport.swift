@@ -15,7 +15,7 @@ import Synchronization
 /// The transport owns its session, whose delegate hands each task's callbacks to that task's
 /// stream. Pass the configuration to use (a background configuration is not supported: it
 /// delivers a finished file, not a stream).
-public final class URLSessionTransport: Transport {
+public nonisolated final class URLSessionTransport: Transport {
   public let session: URLSession
   /// Bytes received but not yet pulled, above which the task is suspended.
   public let bufferLimit: Int
@@ -137,7 +137,7 @@ public final class URLSessionTransport: Transport {
 }
 
 /// Where a body is: the offset in the file of its next bytes and how many pulls it has served.
-private final class PullCount: Sendable {
+private nonisolated final class PullCount: Sendable {
   private let state: Mutex<(offset: Int64, index: Int)>
 
   init(offset: Int64) { state = Mutex((offset, 0)) }
@@ -153,7 +153,7 @@ private final class PullCount: Sendable {
 }
 
 /// The session's delegate: passes each task's callbacks to the stream of that task.
-final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
+nonisolated final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
   private let streams = Mutex<[Int: ChunkStream]>([:])
 
   func register(_ stream: ChunkStream, for task: URLSessionTask) {
@@ -184,7 +184,7 @@ final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 }
 
 /// One data task's callbacks, turned into a response and chunks to pull.
-final class ChunkStream: Sendable {
+nonisolated final class ChunkStream: Sendable {
   private struct State {
     var task: URLSessionDataTask?
     var response: Result<TransferResponse, any Error>?

@@ -7,7 +7,7 @@ import Networking
 /// The feed's types depend on this protocol rather than on the network layer, so tests drive
 /// them with a scripted double and the app plugs in `LiveFeedAPI` (chapter 3's client talking to
 /// the practice server).
-public protocol FeedAPI: Sendable {
+public nonisolated protocol FeedAPI: Sendable {
   /// The page after `cursor` (nil: the first page, newest posts), at most `limit` posts.
   func feedPage(cursor: String?, limit: Int) async throws -> FeedPage
   /// Likes or unlikes a post and returns the server's copy of it. Safe to retry: liking twice
@@ -20,7 +20,7 @@ public protocol FeedAPI: Sendable {
 }
 
 /// Why a feed operation failed, in the terms the screen needs.
-public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
+public nonisolated enum FeedError: Error, Equatable, Sendable, CustomStringConvertible {
   /// There is no connection: show what is saved and say so.
   case offline
   /// The request failed in another way (chapter 3's error, with its status or code).

@@ -9,7 +9,7 @@ import Foundation
 import Workbook
 
 /// What the device remembers of the feed between launches.
-public struct FeedSnapshot: Codable, Equatable, Sendable {
+public nonisolated struct FeedSnapshot: Codable, Equatable, Sendable {
   /// Bumped whenever the encoding changes; a file from another version is discarded.
   public static let currentVersion = 1
 
@@ -27,7 +27,7 @@ public struct FeedSnapshot: Codable, Equatable, Sendable {
 }
 
 /// Where the feed is persisted. `FeedDiskStore` is the real one; tests add slow or failing ones.
-public protocol FeedPersistence: Sendable {
+public nonisolated protocol FeedPersistence: Sendable {
   /// The saved feed, or nil when there is none (or it could not be read).
   func load() async -> FeedSnapshot?
   /// Saves the feed, replacing the previous save in one step.

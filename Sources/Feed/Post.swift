@@ -9,7 +9,7 @@ import Networking
 public typealias Post = Networking.Post
 
 /// A comment the server accepted.
-public struct Comment: Codable, Hashable, Sendable, Identifiable {
+public nonisolated struct Comment: Codable, Hashable, Sendable, Identifiable {
   public var id: String
   public var postID: String
   public var text: String
@@ -30,7 +30,7 @@ public struct Comment: Codable, Hashable, Sendable, Identifiable {
 /// One page of the feed: its posts, newest first, and the opaque cursor of the next page.
 ///
 /// `nextCursor == nil` means the feed has no more pages.
-public struct FeedPage: Codable, Equatable, Sendable {
+public nonisolated struct FeedPage: Codable, Equatable, Sendable {
   public var posts: [Post]
   public var nextCursor: String?
 

@@ -12,7 +12,7 @@ import Foundation
 import Workbook
 
 /// The container formats the header decoder understands.
-public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
+public nonisolated enum ImageFormat: String, Sendable, Hashable, CaseIterable {
   case png, jpeg, gif
 }
 
@@ -20,7 +20,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
 ///
 /// Graded code never touches UIKit, so the "image" is a value that runs everywhere. An app wraps
 /// a `UIImage` or `CGImage` the same way; only `cost` matters to the cache.
-public struct DecodedImage: Sendable, Hashable {
+public nonisolated struct DecodedImage: Sendable, Hashable {
   public let format: ImageFormat
   public let width: Int
   public let height: Int
@@ -45,7 +45,7 @@ public struct DecodedImage: Sendable, Hashable {
 }
 
 /// Why data could not be turned into a `DecodedImage`.
-public enum ImageDecodingError: Error, Equatable, Sendable {
+public nonisolated enum ImageDecodingError: Error, Equatable, Sendable {
   /// The data starts like an image but ends before the dimensions.
   case truncated
   /// The data is not a PNG, JPEG or GIF at all (an HTML error page, JSON, garbage).
@@ -58,7 +58,7 @@ public enum ImageDecodingError: Error, Equatable, Sendable {
 
 /// Turns encoded bytes into a `DecodedImage`. Pluggable so an app can use ImageIO or UIKit while
 /// the graded code and its tests stay platform-neutral.
-public protocol ImageDecoder: Sendable {
+public nonisolated protocol ImageDecoder: Sendable {
   /// Decodes `data`, throwing `ImageDecodingError` for anything that is not a usable image.
   func decode(_ data: Data) throws -> DecodedImage
 }
@@ -75,7 +75,7 @@ public protocol ImageDecoder: Sendable {
 ///   and are stepped over; every other segment has a two-byte length that counts itself, so a
 ///   length under 2 is `.notAnImage` (it could never move the walk forward). The frame headers are
 ///   `C0`–`CF` except `C4` (Huffman tables), `C8` (reserved) and `CC` (arithmetic coding).
-public struct HeaderImageDecoder: ImageDecoder {
+public nonisolated struct HeaderImageDecoder: ImageDecoder {
   /// Images with more pixels than this are refused with `.tooLarge` (default 50 megapixels,
   /// 200 MB decoded: more than a low-end phone gives an app).
   public let maximumPixelCount: Int
@@ -96,7 +96,7 @@ public struct HeaderImageDecoder: ImageDecoder {
 
 // Given — header builders for the tests; read them to see each layout byte by byte.
 /// Builders for the smallest valid headers, used by the tests and by the practice scenarios.
-public enum SampleImages {
+public nonisolated enum SampleImages {
   /// A PNG signature and IHDR chunk for a `width` × `height` image (no pixel data follows).
   public static func png(width: Int, height: Int) -> Data {
     var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]

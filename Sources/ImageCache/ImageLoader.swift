@@ -12,7 +12,7 @@ import Workbook
 #endif
 
 /// Where an image may come from, and in which order.
-public enum LoadPolicy: Sendable, Hashable, CaseIterable {
+public nonisolated enum LoadPolicy: Sendable, Hashable, CaseIterable {
   /// Memory, then fresh disk, then network. The default for feeds.
   case cacheFirst
   /// A cached copy at once, even expired; an expired one is refreshed once in the background.
@@ -28,7 +28,7 @@ public enum LoadPolicy: Sendable, Hashable, CaseIterable {
 }
 
 /// Why an image could not be loaded.
-public enum ImageLoaderError: Error, Equatable, Sendable {
+public nonisolated enum ImageLoaderError: Error, Equatable, Sendable {
   /// `.cacheOnly` found nothing: nothing is wrong with any data, there just is none.
   case notCached
   /// The server answered with a status outside 200–299; the body was not cached.
@@ -40,7 +40,7 @@ public enum ImageLoaderError: Error, Equatable, Sendable {
 }
 
 /// Where images came from since the loader was created.
-public struct ImageLoaderMetrics: Sendable, Equatable {
+public nonisolated struct ImageLoaderMetrics: Sendable, Equatable {
   /// Calls to `image(for:policy:)`.
   public var requests = 0
   public var memoryHits = 0

@@ -13,7 +13,7 @@ import Workbook
 /// (say `https://staging.api.example.com/v1` and a local port), never production's. Which hosts
 /// and port they are is your choice. A `custom` URL is used exactly as given, with nothing
 /// appended: whoever names another server names its prefix too.
-public enum APIEnvironment: Sendable, Equatable {
+public nonisolated enum APIEnvironment: Sendable, Equatable {
   case development
   case staging
   case production
@@ -28,7 +28,7 @@ public enum APIEnvironment: Sendable, Equatable {
 
 // Given — the models and request bodies the endpoints send and receive.
 /// A user, as `/users/me` returns it.
-public struct User: Codable, Sendable, Equatable {
+public nonisolated struct User: Codable, Sendable, Equatable {
   public var id: String
   public var name: String
   public var email: String
@@ -41,7 +41,7 @@ public struct User: Codable, Sendable, Equatable {
 }
 
 /// A post, as the posts, search and feed endpoints return it.
-public struct Post: Codable, Sendable, Equatable, Identifiable {
+public nonisolated struct Post: Codable, Sendable, Equatable, Identifiable {
   public var id: String
   public var author: String
   public var text: String
@@ -66,26 +66,26 @@ public struct Post: Codable, Sendable, Equatable, Identifiable {
   }
 }
 
-struct LoginBody: Encodable, Sendable {
+nonisolated struct LoginBody: Encodable, Sendable {
   var email: String
   var password: String
 }
 
-struct RegisterBody: Encodable, Sendable {
+nonisolated struct RegisterBody: Encodable, Sendable {
   var name: String
   var email: String
   var password: String
 }
 
-struct RefreshBody: Encodable, Sendable {
+nonisolated struct RefreshBody: Encodable, Sendable {
   var refreshToken: String
 }
 
-struct NameBody: Encodable, Sendable {
+nonisolated struct NameBody: Encodable, Sendable {
   var name: String
 }
 
-struct TextBody: Encodable, Sendable {
+nonisolated struct TextBody: Encodable, Sendable {
   var text: String
 }
 
@@ -116,7 +116,7 @@ struct TextBody: Encodable, Sendable {
 /// refresh an `AuthToken`; profile, updateProfile and uploadAvatar a `User`; posts and search a
 /// `Page<Post>`; post, createPost and updatePost a `Post`; logout, deletePost and custom an empty
 /// body.
-public enum API: TargetType {
+public nonisolated enum API: TargetType {
   case login(email: String, password: String)
   case register(name: String, email: String, password: String)
   case refresh(refreshToken: String)
@@ -180,7 +180,7 @@ public enum API: TargetType {
 }
 
 /// A field the server rejected, and why.
-public struct FieldError: Codable, Sendable, Equatable {
+public nonisolated struct FieldError: Codable, Sendable, Equatable {
   public var field: String
   public var message: String
 
@@ -192,7 +192,7 @@ public struct FieldError: Codable, Sendable, Equatable {
 
 /// The server's envelope: `{"data": …}` on success, `{"errors": [{"field", "message"}]}` when
 /// a form did not validate.
-public struct APIResponse<T: Decodable & Sendable>: Decodable, Sendable {
+public nonisolated struct APIResponse<T: Decodable & Sendable>: Decodable, Sendable {
   public var data: T?
   public var errors: [FieldError]?
 
@@ -218,12 +218,12 @@ public struct APIResponse<T: Decodable & Sendable>: Decodable, Sendable {
 }
 
 /// A form the server rejected, field by field.
-public struct ValidationError: Error, Sendable, Equatable {
+public nonisolated struct ValidationError: Error, Sendable, Equatable {
   public var fields: [FieldError]
 }
 
 /// One page of a page-based list (`?page=&limit=`), pages counted from 1.
-public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
+public nonisolated struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
   public var items: [Item]
   public var page: Int
   public var limit: Int
@@ -240,7 +240,7 @@ public struct Page<Item: Decodable & Sendable>: Decodable, Sendable {
 
 /// One page of a cursor-based list: the items and the opaque cursor of the next page (nil at
 /// the end). Decodes `items` or, as the feed sends it, `posts`.
-public struct CursorPage<Item: Decodable & Sendable>: Decodable, Sendable {
+public nonisolated struct CursorPage<Item: Decodable & Sendable>: Decodable, Sendable {
   public var items: [Item]
   public var nextCursor: String?
 
@@ -262,7 +262,7 @@ public struct CursorPage<Item: Decodable & Sendable>: Decodable, Sendable {
 
 /// A list loaded page after page with cursors. Items already shown are never shown twice, even
 /// when the server repeats one on the next page (it moved while the user scrolled).
-public struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Sendable where Item.ID: Sendable {
+public nonisolated struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Sendable where Item.ID: Sendable {
   public private(set) var items: [Item] = []
   /// The cursor to send for the next page; nil before the first page and after the last.
   public private(set) var nextCursor: String?
@@ -287,7 +287,7 @@ public struct CursorPagination<Item: Identifiable & Decodable & Sendable>: Senda
 
 /// What a screen shows for something it loads. Loading and failing keep the value already on
 /// screen, so a refresh never blanks the list.
-public enum LoadingState<Value: Sendable>: Sendable {
+public nonisolated enum LoadingState<Value: Sendable>: Sendable {
   case idle
   case loading(previous: Value?)
   case loaded(Value)
@@ -329,11 +329,11 @@ public enum LoadingState<Value: Sendable>: Sendable {
   }
 }
 
-extension LoadingState: Equatable where Value: Equatable {}
+nonisolated extension LoadingState: Equatable where Value: Equatable {}
 
 /// Serves every target's `sampleData` without a network: at once, or after a delay on the
 /// injected clock (to show spinners in previews and to test slow paths).
-public struct StubbingClient<C: Clock>: Sendable where C.Duration == Duration {
+public nonisolated struct StubbingClient<C: Clock>: Sendable where C.Duration == Duration {
   public enum Behavior: Sendable {
     case immediate
     case delayed(Duration)

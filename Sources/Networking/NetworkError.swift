@@ -13,7 +13,7 @@ import Workbook
 
 // Given — the vocabulary of the chapter: methods, endpoints, responses and the error cases.
 /// The HTTP methods the client sends. The raw value is what goes on the wire.
-public enum HTTPMethod: String, Sendable, CaseIterable {
+public nonisolated enum HTTPMethod: String, Sendable, CaseIterable {
   case get = "GET"
   case head = "HEAD"
   case post = "POST"
@@ -25,7 +25,7 @@ public enum HTTPMethod: String, Sendable, CaseIterable {
 
 /// Describes one endpoint: everything needed to build a `URLRequest`, and nothing about how it
 /// is sent. Defaults cover the common case, so an endpoint states only what is special about it.
-public protocol TargetType: Sendable {
+public nonisolated protocol TargetType: Sendable {
   var method: HTTPMethod { get }
   /// The path below the base URL, such as `/posts/42`. Never a query: use `query`.
   var path: String { get }
@@ -45,7 +45,7 @@ public protocol TargetType: Sendable {
 }
 
 // Given — the defaults, so an endpoint states only what is special about it.
-extension TargetType {
+nonisolated extension TargetType {
   public var query: [String: String] { [:] }
   public var headers: [String: String] { [:] }
   public var body: RequestBody? { nil }
@@ -56,17 +56,17 @@ extension TargetType {
 }
 
 /// An endpoint that knows the type of its response, so `send` can return it decoded.
-public protocol APIRequest: TargetType {
+public nonisolated protocol APIRequest: TargetType {
   associatedtype Response: Decodable & Sendable
 }
 
 /// The response of an endpoint that answers with no body (204, or a body nobody reads).
-public struct EmptyResponse: Decodable, Sendable, Equatable {
+public nonisolated struct EmptyResponse: Decodable, Sendable, Equatable {
   public init() {}
 }
 
 /// Everything that can go wrong with a request, in the terms the app acts on.
-public enum NetworkError: Error, Equatable, Sendable {
+public nonisolated enum NetworkError: Error, Equatable, Sendable {
   /// The request could not be turned into a URL (a bad base URL or path).
   case badURL(String)
   /// The transport failed; the `URLError` code is kept for logs and for the retry decision.
@@ -88,7 +88,7 @@ public enum NetworkError: Error, Equatable, Sendable {
   case cancelled
 }
 
-extension NetworkError {
+nonisolated extension NetworkError {
   /// Maps a `URLError` onto the cases the app acts on.
   ///
   /// No connection at all (`.notConnectedToInternet`, `.dataNotAllowed`,
@@ -139,7 +139,7 @@ extension NetworkError {
   }
 }
 
-extension NetworkError: LocalizedError {
+nonisolated extension NetworkError: LocalizedError {
   /// A sentence for the user. It never contains the response body, which may hold internals, nor
   /// the text that `.badURL`, `.decoding` and `.encoding` carry: that text is for logs (a decoder's
   /// message quotes keys and values of the response). The wording is yours.

@@ -15,7 +15,7 @@ import Workbook
 #endif
 
 /// How urgent a request is, passed to `URLSessionTask.priority`.
-public enum RequestPriority: Sendable, CaseIterable {
+public nonisolated enum RequestPriority: Sendable, CaseIterable {
   /// Prefetching, analytics.
   case low
   case normal
@@ -123,7 +123,7 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
 }
 
 // Given — a response from what URLSession returns.
-extension HTTPResponse {
+nonisolated extension HTTPResponse {
   init(_ response: HTTPURLResponse, data: Data) {
     var headers: [String: String] = [:]
     for (name, value) in response.allHeaderFields {

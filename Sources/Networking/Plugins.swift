@@ -15,7 +15,7 @@ import Workbook
 
 // Given — the response, the context of an attempt and the plugin protocol; write the rest.
 /// A received HTTP response: status, headers and body.
-public struct HTTPResponse: Sendable, Equatable {
+public nonisolated struct HTTPResponse: Sendable, Equatable {
   public var status: Int
   public var headers: [String: String]
   public var data: Data
@@ -28,7 +28,7 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// What a plugin knows about the attempt it sees.
-public struct RequestContext: Sendable, Equatable {
+public nonisolated struct RequestContext: Sendable, Equatable {
   /// The same for every attempt of one `send`.
   public var id: Int
   /// 1 for the first attempt, 2 for the first retry, …
@@ -43,7 +43,7 @@ public struct RequestContext: Sendable, Equatable {
 }
 
 /// A hook into every attempt. Every method has a default that does nothing.
-public protocol NetworkPlugin: Sendable {
+public nonisolated protocol NetworkPlugin: Sendable {
   /// May change the request before it is sent (add a header, sign it).
   func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest
   /// The request, as prepared, is about to go out.
@@ -55,7 +55,7 @@ public protocol NetworkPlugin: Sendable {
 }
 
 // Given — the defaults: a plugin implements only the points it needs.
-extension NetworkPlugin {
+nonisolated extension NetworkPlugin {
   public func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
   public func willSend(_ request: URLRequest, context: RequestContext) {}
   public func didReceive(_ result: Result<HTTPResponse, NetworkError>, for request: URLRequest, context: RequestContext) {}
@@ -65,7 +65,7 @@ extension NetworkPlugin {
 }
 
 /// The plugins of a client, called in the order they were given at every one of the four points.
-public struct PluginChain: Sendable {
+public nonisolated struct PluginChain: Sendable {
   public let plugins: [any NetworkPlugin]
 
   public init(_ plugins: [any NetworkPlugin]) {
@@ -99,7 +99,7 @@ public struct PluginChain: Sendable {
 /// replaces any `Authorization` the request already had; a request has one, never two. For a
 /// request that does not require auth, `token` is not called at all: it may wait for a refresh,
 /// and the refresh request itself is one of those that do not require auth.
-public struct AccessTokenPlugin: NetworkPlugin {
+public nonisolated struct AccessTokenPlugin: NetworkPlugin {
   private let token: @Sendable () async -> String?
 
   public init(token: @escaping @Sendable () async -> String?) {
@@ -113,7 +113,7 @@ public struct AccessTokenPlugin: NetworkPlugin {
 }
 
 /// Hides secrets in what gets logged.
-public enum Redactor {
+public nonisolated enum Redactor {
   /// What replaces a secret.
   public static let mask = "<redacted>"
   /// Header names whose values are secret, lowercased: header names are case-insensitive.
@@ -166,7 +166,7 @@ public enum Redactor {
 /// lines, and whether an error's body is logged (redacted) are your choice; what is checked is
 /// that no secret gets through and that the method, the status, harmless headers, query items
 /// and body fields do.
-public struct LoggingPlugin: NetworkPlugin {
+public nonisolated struct LoggingPlugin: NetworkPlugin {
   private let sink: @Sendable (String) -> Void
 
   /// `sink` receives each line: `print`, an `os.Logger`, or a test's recorder.
@@ -189,7 +189,7 @@ public struct LoggingPlugin: NetworkPlugin {
 }
 
 /// Counts attempts and measures their durations on an injected clock.
-public final class MetricsPlugin<C: Clock>: NetworkPlugin where C.Duration == Duration {
+public nonisolated final class MetricsPlugin<C: Clock>: NetworkPlugin where C.Duration == Duration {
   /// A snapshot of what was counted.
   public struct Metrics: Sendable, Equatable {
     /// Attempts sent, retries included.

@@ -14,7 +14,7 @@ import Workbook
 
 // Given — the kinds of body; write the JSON conventions and the multipart encoding below.
 /// What a request sends as its body.
-public enum RequestBody: Sendable {
+public nonisolated enum RequestBody: Sendable {
   /// A value encoded with `JSONCoding.encoder()`; sent as `application/json`.
   case json(any Encodable & Sendable)
   /// Raw bytes with their content type.
@@ -25,7 +25,7 @@ public enum RequestBody: Sendable {
 
 /// The JSON conventions of the API: snake_case keys and ISO-8601 dates, both ways, and the
 /// encoder sorts keys, so one value always gives the same bytes (for signatures, caches, tests).
-public enum JSONCoding {
+public nonisolated enum JSONCoding {
   public static func encoder() -> JSONEncoder {
     // TODO: snake_case keys, ISO-8601 dates, sorted keys (placeholder: a default encoder).
     JSONEncoder()
@@ -38,7 +38,7 @@ public enum JSONCoding {
 }
 
 /// A `multipart/form-data` body (RFC 7578): fields and files separated by a boundary.
-public struct MultipartFormData: Sendable, Equatable {
+public nonisolated struct MultipartFormData: Sendable, Equatable {
   /// One field or file.
   public struct Part: Sendable, Equatable {
     public var name: String
@@ -83,7 +83,7 @@ public struct MultipartFormData: Sendable, Equatable {
 }
 
 /// Turns targets into `URLRequest`s against one base URL.
-public struct RequestBuilder: Sendable {
+public nonisolated struct RequestBuilder: Sendable {
   /// The API root, possibly with a path prefix such as `/v1` that every request keeps.
   public var baseURL: URL
   /// Headers on every request, such as `Accept` or the app version. A target's own headers win.

@@ -10,7 +10,7 @@ import Workbook
 
 // Given — the token the store keeps.
 /// An access token, the refresh token that renews it, and when the access token expires.
-public struct AuthToken: Codable, Sendable, Equatable {
+public nonisolated struct AuthToken: Codable, Sendable, Equatable {
   public var accessToken: String
   public var refreshToken: String
   public var expiresAt: Date

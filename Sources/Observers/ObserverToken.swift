@@ -5,7 +5,7 @@ import Synchronization
 /// cancels), which ties an observation to the lifetime of the screen that holds the token.
 ///
 /// Cancelling twice, or from several threads at once, runs the cancellation once.
-public final class ObserverToken: Sendable, Hashable {
+public nonisolated final class ObserverToken: Sendable, Hashable {
   private let onCancel: Mutex<(@Sendable () -> Void)?>
 
   /// A token that runs `onCancel` once, on the first `cancel()` or when it is released.

@@ -13,7 +13,7 @@ import Workbook
 /// Reads are synchronous and concurrent; writes are asynchronous barriers, so a writer never
 /// waits for its own write to finish, nor for the reads in progress, yet any later read from the
 /// same caller sees it (the queue runs the barrier before the read that was queued after it).
-public final class ReaderWriterStore<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+public nonisolated final class ReaderWriterStore<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
   // @unchecked: `storage` is only touched on `queue`, reads with sync and writes with barriers.
   private var storage: [Key: Value]
   private let queue: InstrumentedQueue

@@ -2,7 +2,7 @@
 import Foundation
 
 /// Who is signed in, and the secrets that prove it.
-public struct Session: Codable, Equatable, Sendable {
+public nonisolated struct Session: Codable, Equatable, Sendable {
   public var userID: String?
   public var accessToken: String?
   public var refreshToken: String?
@@ -26,7 +26,7 @@ public struct Session: Codable, Equatable, Sendable {
 }
 
 /// What can go wrong in a `SessionStore`; each case says what happened to the user's data.
-public enum SessionStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public nonisolated enum SessionStoreError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file could not be decoded. It was moved to `keptAt`, and the store starts empty.
   case corruptFile(keptAt: URL)
   /// The session could not be written; what was stored before is still on disk.

@@ -11,7 +11,7 @@
 import Foundation
 import Workbook
 
-extension DownloadPriority {
+nonisolated extension DownloadPriority {
   /// The matching `OperationQueue` priority.
   public var queuePriority: Operation.QueuePriority {
     switch self {
@@ -23,7 +23,7 @@ extension DownloadPriority {
 }
 
 /// The queue downloads run on.
-public enum DownloadQueue {
+public nonisolated enum DownloadQueue {
   /// A queue that runs at most `maxConcurrent` operations at once (at least 1).
   public static func make(maxConcurrent: Int = 3) -> OperationQueue {
     let queue = OperationQueue()
@@ -39,7 +39,7 @@ public enum DownloadQueue {
 /// queue's limit, dependencies and `waitUntilFinished` all see the real transfer. `cancel()`
 /// cancels the transfer's task; an operation cancelled before it started finishes at once
 /// without running the transfer (a queue only removes an operation once it is finished).
-public final class DownloadOperation: Operation, @unchecked Sendable {
+public nonisolated final class DownloadOperation: Operation, @unchecked Sendable {
   public typealias Transfer = @Sendable () async throws -> Void
 
   private let transfer: Transfer

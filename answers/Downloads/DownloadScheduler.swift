@@ -7,14 +7,14 @@
 import Workbook
 
 /// Names one submitted job.
-public struct JobID: Hashable, Sendable, CustomStringConvertible {
+public nonisolated struct JobID: Hashable, Sendable, CustomStringConvertible {
   public let rawValue: UInt64
   public init(rawValue: UInt64) { self.rawValue = rawValue }
   public var description: String { "job \(rawValue)" }
 }
 
 /// Where a job is. A finished or cancelled job is forgotten: `state(of:)` returns nil for it.
-public enum JobState: Sendable, Equatable {
+public nonisolated enum JobState: Sendable, Equatable {
   case queued
   case running
 }

@@ -14,7 +14,7 @@ import Workbook
 #endif
 
 /// What `commit` does when the destination already exists.
-public enum ExistingFilePolicy: Sendable, Equatable, Codable {
+public nonisolated enum ExistingFilePolicy: Sendable, Equatable, Codable {
   /// Atomically replace the old file: readers see the old or the new file, never a mix.
   case replace
   /// Keep the old file and fail with `DownloadError.destinationExists`.
@@ -22,7 +22,7 @@ public enum ExistingFilePolicy: Sendable, Equatable, Codable {
 }
 
 /// The temporary file a download writes to, and the destination it becomes when complete.
-public struct PartialFile: Sendable, Hashable, Codable {
+public nonisolated struct PartialFile: Sendable, Hashable, Codable {
   /// Where the bytes are written while the download runs.
   public let url: URL
   /// Where the finished file goes.

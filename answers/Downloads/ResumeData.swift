@@ -10,7 +10,7 @@ import Foundation
 import Workbook
 
 /// Everything needed to continue a paused download, even after the app was killed (it is Codable).
-public struct ResumeData: Sendable, Equatable, Codable {
+public nonisolated struct ResumeData: Sendable, Equatable, Codable {
   public var url: URL
   public var partial: PartialFile
   /// Bytes of the file already on disk, from its start.

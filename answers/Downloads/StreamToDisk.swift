@@ -8,7 +8,7 @@ import Foundation
 import Workbook
 
 /// Writes a transfer body to an open file, one chunk at a time.
-public enum StreamToDisk {
+public nonisolated enum StreamToDisk {
   /// Writes every chunk of `body` to `handle`, which is positioned after `offset` bytes already on
   /// disk, and returns the number of bytes on disk at the end.
   ///

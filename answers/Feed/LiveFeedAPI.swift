@@ -7,7 +7,7 @@ import Networking
 #endif
 
 /// The feed's endpoints, declared the way chapter 3 declares every endpoint.
-enum FeedEndpoint: TargetType {
+nonisolated enum FeedEndpoint: TargetType {
   case page(cursor: String?, limit: Int)
   case like(postID: String, liked: Bool)
   case comment(postID: String, text: String, idempotencyKey: String)
@@ -51,7 +51,7 @@ enum FeedEndpoint: TargetType {
 }
 
 /// `FeedAPI` over chapter 3's `NetworkManager`: retries, token refresh and plugins included.
-public struct LiveFeedAPI<C: Clock>: FeedAPI where C.Duration == Duration {
+public nonisolated struct LiveFeedAPI<C: Clock>: FeedAPI where C.Duration == Duration {
   public let client: NetworkManager<C>
 
   public init(client: NetworkManager<C>) {

@@ -18,7 +18,7 @@ import Workbook
 #endif
 
 /// Why the disk cache could not do what was asked.
-public enum DiskCacheError: Error, Equatable, Sendable {
+public nonisolated enum DiskCacheError: Error, Equatable, Sendable {
   /// The entry alone is bigger than the low-water mark: storing it would evict everything.
   case entryTooLarge(size: Int)
   /// The file system refused a write or a rename (disk full, permissions).

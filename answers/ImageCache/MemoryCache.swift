@@ -12,7 +12,7 @@ import Workbook
 /// Unlike `NSCache`, whose eviction order is unspecified (and on Linux follows cost, not use),
 /// this cache always evicts the entry that was used longest ago, so a scrolling feed keeps what
 /// is on screen. Every operation is O(1): a dictionary lookup plus a few pointer moves.
-public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+public nonisolated final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   public struct Configuration: Sendable {
     /// Total cost the cache may hold (for images: decoded bytes).
     public var costLimit: Int

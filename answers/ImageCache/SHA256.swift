@@ -7,7 +7,7 @@
 import Workbook
 
 /// SHA-256 (FIPS 180-4) in plain Swift: O(n) in the input length, 32-byte digest.
-public enum SHA256 {
+public nonisolated enum SHA256 {
   /// The 32-byte digest of `bytes`.
   public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
     var message = Array(bytes)

@@ -12,7 +12,7 @@ import Workbook
 #endif
 
 /// The HTTP methods the client sends. The raw value is what goes on the wire.
-public enum HTTPMethod: String, Sendable, CaseIterable {
+public nonisolated enum HTTPMethod: String, Sendable, CaseIterable {
   case get = "GET"
   case head = "HEAD"
   case post = "POST"
@@ -24,7 +24,7 @@ public enum HTTPMethod: String, Sendable, CaseIterable {
 
 /// Describes one endpoint: everything needed to build a `URLRequest`, and nothing about how it
 /// is sent. Defaults cover the common case, so an endpoint states only what is special about it.
-public protocol TargetType: Sendable {
+public nonisolated protocol TargetType: Sendable {
   var method: HTTPMethod { get }
   /// The path below the base URL, such as `/posts/42`. Never a query: use `query`.
   var path: String { get }
@@ -43,7 +43,7 @@ public protocol TargetType: Sendable {
   var sampleData: Data { get }
 }
 
-extension TargetType {
+nonisolated extension TargetType {
   public var query: [String: String] { [:] }
   public var headers: [String: String] { [:] }
   public var body: RequestBody? { nil }
@@ -54,17 +54,17 @@ extension TargetType {
 }
 
 /// An endpoint that knows the type of its response, so `send` can return it decoded.
-public protocol APIRequest: TargetType {
+public nonisolated protocol APIRequest: TargetType {
   associatedtype Response: Decodable & Sendable
 }
 
 /// The response of an endpoint that answers with no body (204, or a body nobody reads).
-public struct EmptyResponse: Decodable, Sendable, Equatable {
+public nonisolated struct EmptyResponse: Decodable, Sendable, Equatable {
   public init() {}
 }
 
 /// Everything that can go wrong with a request, in the terms the app acts on.
-public enum NetworkError: Error, Equatable, Sendable {
+public nonisolated enum NetworkError: Error, Equatable, Sendable {
   /// The request could not be turned into a URL (a bad base URL or path).
   case badURL(String)
   /// The transport failed; the `URLError` code is kept for logs and for the retry decision.
@@ -86,7 +86,7 @@ public enum NetworkError: Error, Equatable, Sendable {
   case cancelled
 }
 
-extension NetworkError {
+nonisolated extension NetworkError {
   /// Maps a `URLError` onto the cases the app acts on.
   ///
   /// No connection at all (`.notConnectedToInternet`, `.dataNotAllowed`,
@@ -155,7 +155,7 @@ extension NetworkError {
   }
 }
 
-extension NetworkError: LocalizedError {
+nonisolated extension NetworkError: LocalizedError {
   /// A sentence for the user. It never contains the response body, which may hold internals, nor
   /// the text that `.badURL`, `.decoding` and `.encoding` carry: that text is for logs (a decoder's
   /// message quotes keys and values of the response). The wording is yours.

@@ -15,7 +15,7 @@ import Workbook
 #endif
 
 /// How urgent a request is, passed to `URLSessionTask.priority`.
-public enum RequestPriority: Sendable, CaseIterable {
+public nonisolated enum RequestPriority: Sendable, CaseIterable {
   /// Prefetching, analytics.
   case low
   case normal
@@ -191,7 +191,7 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   }
 }
 
-extension HTTPResponse {
+nonisolated extension HTTPResponse {
   init(_ response: HTTPURLResponse, data: Data) {
     var headers: [String: String] = [:]
     for (name, value) in response.allHeaderFields {
@@ -203,7 +203,7 @@ extension HTTPResponse {
 
 /// The one task of `perform`, so a cancellation that arrives before it was created still cancels
 /// it. Its state is reachable only through the lock.
-final class TaskHandle: @unchecked Sendable {
+nonisolated final class TaskHandle: @unchecked Sendable {
   private let state = Mutex<(task: URLSessionTask?, cancelled: Bool)>((nil, false))
 
   func start(_ task: URLSessionTask) {

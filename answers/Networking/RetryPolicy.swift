@@ -15,7 +15,7 @@ import Workbook
 
 /// Where jitter comes from: a seeded generator in tests, the system generator in an app, or a
 /// constant to pin one value. Shared by reference, so one source serves many retries.
-public final class RandomSource: Sendable {
+public nonisolated final class RandomSource: Sendable {
   private enum Storage {
     case generator(any RandomNumberGenerator & Sendable)
     case constant(Double)
@@ -57,7 +57,7 @@ public final class RandomSource: Sendable {
 }
 
 /// When and how often a failed request is tried again.
-public struct RetryPolicy: Sendable {
+public nonisolated struct RetryPolicy: Sendable {
   /// How the exponential delay `d` is spread out, so that clients failing together do not all
   /// come back together (the thundering herd).
   public enum Jitter: Sendable, Equatable {

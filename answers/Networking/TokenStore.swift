@@ -9,7 +9,7 @@ import Foundation
 import Workbook
 
 /// An access token, the refresh token that renews it, and when the access token expires.
-public struct AuthToken: Codable, Sendable, Equatable {
+public nonisolated struct AuthToken: Codable, Sendable, Equatable {
   public var accessToken: String
   public var refreshToken: String
   public var expiresAt: Date

@@ -13,7 +13,7 @@ import Dispatch
 import Synchronization
 
 /// Open until closed, once, from any thread: tells a hop that already left whether it still may run.
-final class DeliveryGate: Sendable {
+nonisolated final class DeliveryGate: Sendable {
   private let open = Atomic<Bool>(true)
 
   var isOpen: Bool { open.load(ordering: .acquiring) }
@@ -21,7 +21,7 @@ final class DeliveryGate: Sendable {
   func close() { open.store(false, ordering: .releasing) }
 }
 
-extension Observable {
+nonisolated extension Observable {
   /// Like `observe(initial:_:)`, but every call of `handler` runs on `queue`, in the order of
   /// the changes when `queue` is serial. The first call hops too, even for an observer
   /// registered on `queue` itself, so the order never depends on where you registered.

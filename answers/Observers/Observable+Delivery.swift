@@ -15,7 +15,7 @@
 // the first call: it carries the version the observer registered at, so its `seen` equals it.
 import Synchronization
 
-extension Observable {
+nonisolated extension Observable {
   /// Makes every pending delivery, oldest first, unless another call is already doing so (on
   /// this thread further up the stack, or on another thread): then that call makes them.
   ///

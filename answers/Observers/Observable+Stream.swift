@@ -13,7 +13,7 @@
 // Buffering is a choice, and the default here is newest-only: a consumer that falls behind skips
 // to the latest value rather than working through stale ones (right for state a screen renders;
 // wrong for events that must each be handled, for which pass `.unbounded`).
-extension Observable {
+nonisolated extension Observable {
   /// The current value, then every change, for one consumer, keeping only the newest value while
   /// the consumer is busy (`.bufferingNewest(1)`).
   ///

@@ -25,7 +25,7 @@ import Workbook
 ///
 /// Reading the value is O(1) under the lock. A write costs O(1) under the lock plus one call per
 /// observer, made outside the lock.
-public final class Observable<Value: Sendable>: Sendable {
+public nonisolated final class Observable<Value: Sendable>: Sendable {
   public typealias Handler = @Sendable (Value) -> Void
 
   /// One registered observer.

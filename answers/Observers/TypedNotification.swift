@@ -12,27 +12,27 @@
 import Foundation
 
 /// A notification with a typed payload: the type is the contract between poster and observers.
-public protocol TypedNotification: Sendable {
+public nonisolated protocol TypedNotification: Sendable {
   /// The name it is posted under. The default is derived from the type's full name, unique per type.
   static var name: Notification.Name { get }
 }
 
-extension TypedNotification {
+nonisolated extension TypedNotification {
   public static var name: Notification.Name {
     Notification.Name("workbook.typed." + String(reflecting: Self.self))
   }
 }
 
 /// The one place the payload's `userInfo` key is spelled.
-let typedPayloadKey = "workbook.typed.payload"
+nonisolated let typedPayloadKey = "workbook.typed.payload"
 
 /// The observer object `NotificationCenter` returns. It is only ever handed back to the center,
 /// which is thread-safe, so sharing it between threads is safe although the type does not say so.
-struct CenterRegistration: @unchecked Sendable {
+nonisolated struct CenterRegistration: @unchecked Sendable {
   let observer: any NSObjectProtocol
 }
 
-extension NotificationCenter {
+nonisolated extension NotificationCenter {
   /// Posts `payload` under its type's name. Observers run synchronously on the posting thread.
   public func post<Payload: TypedNotification>(_ payload: Payload) {
     post(name: Payload.name, object: nil, userInfo: [typedPayloadKey: payload])
