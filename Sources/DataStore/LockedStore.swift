@@ -5,8 +5,8 @@
 // the lock the standard library ships; it hands you its protected value only inside `withLock`.
 //
 // Implement every method, including `transaction`: several keys read and changed as one step,
-// all or nothing. `storage` is a `Mutex` with a hook for the tests (given, `Instrumented.swift`):
-// use it exactly as a `Mutex`.
+// all or nothing. `storage` is a `Mutex` with a hook for the tests (given: `InstrumentedMutex`, in
+// `Support/Workbook/InstrumentedMutex.swift`): use it exactly as a `Mutex`.
 import Synchronization
 import Workbook
 

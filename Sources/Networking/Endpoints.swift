@@ -172,7 +172,8 @@ public nonisolated enum API: TargetType {
 
   /// A response the real server could send, in its JSON conventions (snake_case keys such as
   /// `like_count` and `image_url`). The profile sample is a user named Ada, like the one
-  /// `examples` registers.
+  /// `examples` registers. The single post's sample is a post with a picture: its `image_url` is a
+  /// URL, never null (a feed also has posts without one, but this sample shows the field filled).
   public var sampleData: Data {
     // TODO: a snake_case JSON sample per case (placeholder: empty).
     Data()

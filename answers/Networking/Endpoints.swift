@@ -207,7 +207,8 @@ public nonisolated enum API: TargetType {
 
   /// A response the real server could send, in its JSON conventions (snake_case keys such as
   /// `like_count` and `image_url`). The profile sample is a user named Ada, like the one
-  /// `examples` registers.
+  /// `examples` registers. The single post's sample is a post with a picture: its `image_url` is a
+  /// URL, never null (a feed also has posts without one, but this sample shows the field filled).
   public var sampleData: Data {
     let post = """
       {"id":"p1","author":"ada","text":"Hello","created_at":"2024-05-01T12:00:00Z","like_count":3,\
