@@ -47,7 +47,8 @@ nonisolated extension Observable {
     initial: Bool = true, _ handler: @escaping @MainActor @Sendable (Value) -> Void
   ) -> ObserverToken {
     // The main queue is the main actor's executor, and it runs blocks in the order they were
-    // submitted (a `Task { @MainActor in }` per value promises no order).
+    // submitted. A `Task { @MainActor in }` per value would start in creation order too (SE-0431),
+    // but costs a task per value and lets a suspending handler be overtaken.
     observe(on: .main, initial: initial) { value in
       MainActor.assumeIsolated { handler(value) }
     }
