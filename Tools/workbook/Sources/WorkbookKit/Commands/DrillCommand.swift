@@ -51,7 +51,7 @@ struct DrillCommand: Command {
   static let historyPath = ".workbook/drill-history.json"
 
   static func drill(_ path: String) throws {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure("\(path) is missing") }
+    let text = try TextFile.contents(path)
     let title = text.components(separatedBy: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? "Drill"
     let intro = text.components(separatedBy: "\n## ").first?.components(separatedBy: "\n").dropFirst().joined(separator: "\n") ?? ""
     let sections = try markdownSections(path)
