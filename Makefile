@@ -79,9 +79,11 @@ chapter-%: $(WORKBOOK) ## build and grade your code for chapter N (N = {chapters
 ##                          code fails its exercise with the sanitizer's report
 	@$(RAISE_FILE_LIMIT) $(WORKBOOK) grade $* $(GRADE_FLAGS)
 
-hint-%: $(WORKBOOK) ## the hint for the first exercise that does not pass yet
-##      EXERCISE=E          the hint for exercise E (add the REFERENCE= of your grading run)
-	@$(RAISE_FILE_LIMIT) $(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
+# `make hint-N` builds nothing: it reads what the last `make chapter-N` found, with the REFERENCE=
+# that grading used (a REFERENCE= given here only gets a note when it differs).
+hint-%: $(WORKBOOK) ## the hint for the first exercise that failed in your last make chapter-N (builds nothing)
+##      EXERCISE=E          the hint for exercise E
+	@$(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
 
 watch-%: $(WORKBOOK) ## re-grade chapter N every time you save (takes REFERENCE= too)
 	@$(RAISE_FILE_LIMIT) $(WORKBOOK) watch $* $(if $(REFERENCE),--reference $(REFERENCE))
