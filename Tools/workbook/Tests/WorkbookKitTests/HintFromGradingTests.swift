@@ -111,7 +111,9 @@ struct HintFromGradingTests {
 
     let chapter = try Catalog.load(root: Self.real).chapter(1)
     var exercise = ExerciseResult(number: 6, title: "A typed, persistent session store")
-    let names = ["SessionStore.logout", "SessionStore.setPreference", "SessionStore.load", "SessionStore.updateTokens", "SessionStore.login"]
+    // A test that signs in first stops at `login`: no failure names `logout`, which the starter
+    // still throws for.
+    let names = ["SessionStore.setPreference", "SessionStore.load", "SessionStore.updateTokens", "SessionStore.login"]
     exercise.failures = names.map { name in
       TestCase(
         suite: "DataStoreTests.Exercise6_SessionStoreTests", name: "t\(name)()",

@@ -190,15 +190,31 @@ struct GradeCommand: Command {
   /// What a learner who has not started an exercise reads first: where to write, and what the
   /// tests found unwritten (whatever error case a typed-throws starter carried the marker in).
   ///
-  /// Every name is shown, in the order the exercise's files declare them (the order to write
-  /// them in), whatever order the tests finished in.
+  /// Every name is shown: each one the exercise's files still throw `NotImplemented` for, and
+  /// each one a failure names (a test that stops at `login` never reaches `logout`, which is no
+  /// less unwritten), in the order the files declare them (the order to write them in), whatever
+  /// order the tests finished in.
   static func notStartedLine(_ exercise: ExerciseResult, files: String, _ chapter: Chapter, root: String = ".") -> String {
-    let unwritten = writingOrder(exercise.unwritten, exercise: exercise.number, chapter, root: root)
+    var names = exercise.unwritten
+    for name in starterPlaceholders(exercise.number, chapter, root: root) where !names.contains(name) { names.append(name) }
+    let unwritten = writingOrder(names, exercise: exercise.number, chapter, root: root)
     var line = Style.bold("  Not started") + ": each `// TODO:` in \(chapter.starterPath)/\(files) says what to write"
     if !unwritten.isEmpty {
       line += " (\(NotImplementedMarker.text): \(unwritten.map { "`\($0)`" }.joined(separator: ", ")))"
     }
     return line + "."
+  }
+
+  /// What the exercise's starter files throw `NotImplemented("…")` for, in order.
+  static func starterPlaceholders(_ exercise: Int, _ chapter: Chapter, root: String = ".") -> [String] {
+    var names: [String] = []
+    for file in chapter.exercise(exercise)?.files ?? [] {
+      guard let text = TextFile.read(path("\(chapter.starterPath)/\(file)", in: root)) else { continue }
+      for match in matches(#"NotImplemented\("([^"\\]+)"\)"#, in: text) where !names.contains(match[1]) {
+        names.append(match[1])
+      }
+    }
+    return names
   }
 
   /// `names` (`Type.member`) in the order the exercise's starter files name them (`NotImplemented("…")`),
