@@ -204,8 +204,10 @@ bench-%: requirements ## your chapter N timed next to the reference answer and t
 figures: ## redraw the chapters' SVG figures from seeded simulations
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)
 
+# The trials `make test` runs, after actionlint on .github/workflows (installed into .build/ on
+# first use; skipped with a note when it cannot be, unless CI=true).
 check-tooling: $(WORKBOOK)
-	@Tools/check-tooling.sh
+	@Tools/check-tooling.sh --workflows
 	@Tools/check-review.sh
 
 clean:
