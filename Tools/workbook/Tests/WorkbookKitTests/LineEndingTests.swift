@@ -140,3 +140,21 @@ struct LineEndingTests {
     #expect(reports == ["Chapters/02-observable/interview.md is missing: chapter 2 is left out"])
   }
 }
+
+/// The drill's history is a file the tool parses too: one it cannot read is set aside and said so,
+/// never overwritten in silence.
+@Suite("Drill history")
+struct DrillHistoryTests {
+  @Test("an unreadable drill history is set aside with a line that says where, and the attempts start afresh")
+  func corruptHistory() throws {
+    let workbook = try ScratchWorkbook(chapter7: false)
+    try workbook.write(".workbook/drill-history.json", "[{ \"date\": ")
+    var said: [String] = []
+    let file = workbook.root + "/.workbook/drill-history.json"
+    let (attempts, persist) = DrillCommand.loadHistory(file, now: Date(timeIntervalSince1970: 1_800_000_000)) { said.append($0) }
+    #expect(attempts.isEmpty && persist)
+    #expect(try workbook.read(".workbook/drill-history.json.corrupt-1800000000") == "[{ \"date\": ", "kept as it was")
+    #expect(said == ["\(file) cannot be read: it was set aside as \(file).corrupt-1800000000, and your attempts start afresh."])
+    #expect(!workbook.exists(".workbook/drill-history.json"))
+  }
+}
