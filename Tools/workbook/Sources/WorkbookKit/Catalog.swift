@@ -102,7 +102,11 @@ struct Catalog {
     var chapters: [Chapter] = []
     for folder in folders.sorted() {
       let file = "Chapters/\(folder)/exercises.json"
-      guard let data = manager.contents(atPath: path(file, in: root)) else { continue }
+      guard let text = TextFile.read(path(file, in: root)) else {
+        if manager.fileExists(atPath: path(file, in: root)) { throw Failure("\(file) cannot be read: it is not UTF-8 text") }
+        continue
+      }
+      let data = Data(text.utf8)
       do {
         var chapter = try JSONDecoder().decode(Chapter.self, from: data)
         chapter.folder = "Chapters/\(folder)"

@@ -60,7 +60,7 @@ enum TestSource {
   /// Every `@Test` function of one exercise's suites.
   static func functions(_ chapter: Chapter, exercise: Int, root: String = ".") -> [TestFunction] {
     files(chapter, exercise: exercise, root: root).flatMap { file -> [TestFunction] in
-      guard let text = try? String(contentsOfFile: path("\(chapter.testsPath)/\(file)", in: root), encoding: .utf8)
+      guard let text = TextFile.read(path("\(chapter.testsPath)/\(file)", in: root))
       else { return [] }
       return functions(in: text, suite: String(file.dropLast(".swift".count)))
     }
@@ -97,7 +97,7 @@ extension Grader {
         if line.contains("/Tests/"), !line.contains("/\(chapter.testsPath)/\(suite).swift") { continue }
         let file = "\(chapter.testsPath)/\(suite).swift"
         if cache[suite] == nil {
-          let text = (try? String(contentsOfFile: path(file, in: root), encoding: .utf8)) ?? ""
+          let text = TextFile.read(path(file, in: root)) ?? ""
           cache[suite] = TestSource.functions(in: text, suite: suite)
         }
         if let function = cache[suite]?.first(where: { $0.lines.contains(number) }) {

@@ -8,7 +8,7 @@ func declarationOrder(_ chapter: Chapter, root: String = ".") -> [String: Int] {
   var order: [String: Int] = [:]
   let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
   for file in files {
-    guard let text = try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8) else { continue }
+    guard let text = TextFile.read("\(folder)/\(file)") else { continue }
     for line in text.components(separatedBy: "\n") {
       guard let range = line.range(of: "func ") else { continue }
       let name = line[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
@@ -40,12 +40,18 @@ enum NotImplementedMarker {
     var names: [String] = []
     for match in matches(text + #": ([A-Za-z_][A-Za-z0-9_.:()]*)"#, in: failure) {
       var name = match[1]
-      // A member named inside a printed case, `(… not implemented yet: f)`, keeps only its own
-      // parentheses: `f(_:for:)`.
-      while name.hasSuffix(")"), name.filter({ $0 == ")" }).count > name.filter({ $0 == "(" }).count {
-        name.removeLast()
+      // A member named inside a printed case, `(… not implemented yet: f).`, keeps only its own
+      // parentheses, `f(_:for:)`, and no sentence's full stop: the two may follow each other in
+      // either order, so both are taken off until neither is left.
+      while true {
+        if name.hasSuffix(")"), name.filter({ $0 == ")" }).count > name.filter({ $0 == "(" }).count {
+          name.removeLast()
+        } else if name.hasSuffix(".") || name.hasSuffix(":") {
+          name.removeLast()
+        } else {
+          break
+        }
       }
-      while name.hasSuffix(".") || name.hasSuffix(":") { name.removeLast() }
       if !name.isEmpty, !names.contains(name) { names.append(name) }
     }
     return names

@@ -27,15 +27,19 @@ enum StarterFingerprints {
     return hash
   }
 
-  /// The hash of a file's text as sixteen hex digits, with CRLF read as LF.
+  /// The hash of a file's text as sixteen hex digits, with CRLF and a lone CR read as LF (as
+  /// `TextFile.normalized` reads them).
   static func hash(_ data: Data) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(data.count)
-    var previous: UInt8?
+    var afterCR = false
     for byte in data {
-      if previous == 0x0D && byte == 0x0A { bytes.removeLast() }
-      bytes.append(byte)
-      previous = byte
+      if byte == 0x0A && afterCR {
+        afterCR = false
+        continue
+      }
+      afterCR = byte == 0x0D
+      bytes.append(afterCR ? 0x0A : byte)
     }
     let value = String(fnv1a64(bytes), radix: 16)
     return String(repeating: "0", count: 16 - value.count) + value
@@ -81,7 +85,7 @@ enum StarterFingerprints {
 
   /// The hashes a manifest records, by file; nil when the chapter has none.
   static func recorded(_ chapter: Chapter, root: String = ".") -> [String: String]? {
-    guard let text = try? String(contentsOfFile: WorkbookKit.path(path(chapter), in: root), encoding: .utf8) else {
+    guard let text = TextFile.read(WorkbookKit.path(path(chapter), in: root)) else {
       return nil
     }
     return parse(text)

@@ -7,9 +7,15 @@ func testName(_ name: String) -> String {
 
 /// The paragraph of an exercise's hint (the body of its own `## N. Title` section, never another
 /// exercise's) to show under a failure. An exercise not started yet gets the first paragraph, its
-/// plan: the edge cases its failing tests name come after the plan. Otherwise the paragraph that
-/// names the failing test; else the first that does not speak only of tests that pass already (a
-/// part that works needs no nudge); else the first.
+/// plan: the edge cases its failing tests name come after the plan. Otherwise, in turn:
+/// 1. the paragraph that names the failing test (in backticks): the hints say which test it answers;
+/// 2. the paragraph that names another failing test;
+/// 3. the paragraph that speaks of what the failing test's name says (`defaultTTL`: default, TTL),
+///    the most of its words, and of two alike the one that speaks of them sooner (a paragraph that
+///    opens "For eviction" is about eviction; one that ends "after an eviction pass" is not);
+/// 4. the first paragraph that neither names a passing test nor speaks of one (a part that works
+///    needs no nudge: a paragraph about eviction is no help when eviction passes and the TTL fails);
+/// 5. the first, the plan.
 func hintParagraph(
   _ hint: String, notStarted: Bool = false, failing: String?, failingNames: Set<String>, testNames: Set<String>
 ) -> String {
@@ -22,11 +28,64 @@ func hintParagraph(
   if let failing, let paragraph = paragraphs.first(where: { tests(namedIn: $0).contains(failing) }) {
     return paragraph
   }
-  let relevant = paragraphs.first { paragraph in
-    let named = tests(namedIn: paragraph)
-    return named.isEmpty || !named.isDisjoint(with: failingNames)
+  if let paragraph = paragraphs.first(where: { !tests(namedIn: $0).isDisjoint(with: failingNames) }) {
+    return paragraph
   }
-  return relevant ?? firstParagraph(hint)
+  if let failing {
+    let words = nameWords(failing)
+    let scored = paragraphs.enumerated().map { index, paragraph in
+      let places = words.compactMap { firstMention(paragraph, $0) }
+      return (index: index, count: places.count, first: places.min() ?? .max)
+    }
+    let best = scored.filter { $0.count > 0 }.min { ($1.count, $0.first) < ($0.count, $1.first) }
+    if let best { return paragraphs[best.index] }
+  }
+  let passing = testNames.subtracting(failingNames)
+  let passingWords = Set(passing.flatMap(nameWords)).subtracting(failingNames.flatMap(nameWords))
+  let free = paragraphs.first { paragraph in
+    tests(namedIn: paragraph).isEmpty && !passingWords.contains { $0.count >= 5 && mentions(paragraph, $0) }
+  }
+  return free ?? firstParagraph(hint)
+}
+
+/// Words too common in test names to say what a test is about.
+private let commonWords: Set<String> = [
+  "the", "and", "not", "are", "for", "with", "does", "when", "after", "before", "one", "two", "all", "its",
+  "every", "never", "only", "that", "than", "then", "from", "into", "still", "same", "new", "gets", "has", "is",
+]
+
+/// The words of a test's name, lowercased, split where its camel case changes (`defaultTTL` →
+/// default, ttl; `evictsLeastRecentlyUsed` → evicts, least, recently, used), common ones left out.
+func nameWords(_ name: String) -> [String] {
+  var words: [String] = []
+  var word = ""
+  let characters = Array(name)
+  for (index, character) in characters.enumerated() {
+    let next = index + 1 < characters.count ? characters[index + 1] : nil
+    let boundary =
+      character.isUppercase
+      && (word.last.map { $0.isLowercase || $0.isNumber } == true
+        || (word.last?.isUppercase == true && next?.isLowercase == true))
+    if boundary || !(character.isLetter || character.isNumber) {
+      if !word.isEmpty { words.append(word.lowercased()) }
+      word = ""
+    }
+    if character.isLetter || character.isNumber { word.append(character) }
+  }
+  if !word.isEmpty { words.append(word.lowercased()) }
+  return words.filter { $0.count >= 3 && !commonWords.contains($0) }
+}
+
+/// Whether `paragraph` speaks of `word`: a word of the paragraph starts with its first five
+/// letters (all of them when shorter), so `evicts` finds "eviction" and `ttl` finds "TTL".
+func mentions(_ paragraph: String, _ word: String) -> Bool {
+  firstMention(paragraph, word) != nil
+}
+
+/// Where `paragraph` first speaks of `word` (as `mentions` reads it), counted in words.
+func firstMention(_ paragraph: String, _ word: String) -> Int? {
+  let stem = word.prefix(5)
+  return paragraph.lowercased().split { !$0.isLetter && !$0.isNumber }.firstIndex { $0.hasPrefix(stem) }
 }
 
 /// The paragraphs of a hint: its text split at blank lines (one or more, spaces allowed), none

@@ -9,10 +9,7 @@ struct MarkdownSection {
 
 /// Reads the `## ` sections of a Markdown file. Headings inside code fences do not count.
 func markdownSections(_ path: String) throws -> [MarkdownSection] {
-  guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-    throw Failure("\(path) is missing")
-  }
-  return markdownSections(text: text)
+  markdownSections(text: try TextFile.contents(path))
 }
 
 func markdownSections(text: String) -> [MarkdownSection] {

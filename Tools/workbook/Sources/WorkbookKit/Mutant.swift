@@ -49,7 +49,7 @@ struct Mutant {
 
   /// Reads the mutant (or variant) file at `path`; its name is the file's, without its extension.
   init(path: String, kind: Kind = .mutant) throws {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+    guard let text = TextFile.read(path) else {
       throw Failure("cannot read \(path)")
     }
     try self.init(name: mutantName(path), text: text, path: path, kind: kind)
@@ -121,7 +121,7 @@ struct Mutant {
   func apply(to folder: String, answerPath: String) throws {
     for replacement in replacements {
       let path = "\(folder)/\(replacement.file)"
-      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      guard let text = TextFile.read(path) else {
         throw Failure("\(source): `file: \(replacement.file)` is not a file of \(answerPath); name one that is")
       }
       let count = text.components(separatedBy: replacement.answer).count - 1
@@ -169,7 +169,7 @@ func answerEditProblem(_ file: String, kind: Mutant.Kind, _ chapter: Chapter, ro
   let scratch = NSTemporaryDirectory() + "workbook-\(kind.rawValue)-\(UUID().uuidString)"
   defer { try? manager.removeItem(atPath: scratch) }
   do {
-    let text = try String(contentsOfFile: path(file, in: root), encoding: .utf8)
+    let text = try TextFile.contents(path(file, in: root), shown: file)
     let edit = try Mutant(name: mutantName(file), text: text, path: file, kind: kind)
     try manager.copyItem(atPath: path(chapter.answerPath, in: root), toPath: scratch)
     try edit.apply(to: scratch, answerPath: chapter.answerPath)

@@ -71,22 +71,44 @@ struct ChapterResult: Codable {
 }
 
 /// The last grading of each chapter's own code, kept in `.build/grade/` for `make progress`,
-/// the hints and the note about exercises that passed last time.
+/// `make hint-N` (which builds nothing: it reads this) and the note about exercises that passed
+/// last time.
+///
+/// `make reset-N` puts the starter back, so the last grading no longer describes the code: the
+/// reset removes it and leaves a marker instead (`markReset`), and the next grading says the
+/// chapter was reset rather than that the learner broke what passed.
 enum Summary {
-  static func path(_ chapter: Chapter) -> String {
-    ".build/grade/summary-ch\(chapter.number)-starter.json"
+  static func path(_ chapter: Chapter, root: String = ".") -> String {
+    WorkbookKit.path(".build/grade/summary-ch\(chapter.number)-starter.json", in: root)
   }
 
-  static func save(_ result: ChapterResult, _ chapter: Chapter) {
+  static func resetMarker(_ chapter: Chapter, root: String = ".") -> String {
+    WorkbookKit.path(".build/grade/reset-ch\(chapter.number)", in: root)
+  }
+
+  static func save(_ result: ChapterResult, _ chapter: Chapter, root: String = ".") {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .prettyPrinted
     guard let data = try? encoder.encode(result) else { return }
-    try? FileManager.default.createDirectory(atPath: ".build/grade", withIntermediateDirectories: true)
-    _ = FileManager.default.createFile(atPath: path(chapter), contents: data)
+    try? FileManager.default.createDirectory(atPath: WorkbookKit.path(".build/grade", in: root), withIntermediateDirectories: true)
+    try? data.write(to: URL(fileURLWithPath: path(chapter, root: root)), options: .atomic)
+    try? FileManager.default.removeItem(atPath: resetMarker(chapter, root: root))
   }
 
-  static func load(_ chapter: Chapter) -> ChapterResult? {
-    guard let data = FileManager.default.contents(atPath: path(chapter)) else { return nil }
+  static func load(_ chapter: Chapter, root: String = ".") -> ChapterResult? {
+    guard let data = FileManager.default.contents(atPath: path(chapter, root: root)) else { return nil }
     return try? JSONDecoder().decode(ChapterResult.self, from: data)
+  }
+
+  /// After `make reset-N`: the last grading is gone, and a marker says why.
+  static func markReset(_ chapter: Chapter, root: String = ".") {
+    try? FileManager.default.removeItem(atPath: path(chapter, root: root))
+    try? FileManager.default.createDirectory(atPath: WorkbookKit.path(".build/grade", in: root), withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: resetMarker(chapter, root: root), contents: Data())
+  }
+
+  /// Whether the chapter was reset after its last grading (and not graded since).
+  static func wasReset(_ chapter: Chapter, root: String = ".") -> Bool {
+    FileManager.default.fileExists(atPath: resetMarker(chapter, root: root))
   }
 }

@@ -45,6 +45,26 @@ struct CompileErrorTests {
     #expect(report.filter { $0.contains("error: cannot find 'flights' in scope") }.count == 2, "the diagnostic and its caret line")
   }
 
+  /// Recorded from a starter file whose first line imports a module Linux does not have (a
+  /// learner copying iOS code): the excerpt starts at line 1, with no line before it to show.
+  @Test("an error on the first line: that line and its caret, and nothing read before the excerpt's start")
+  func errorOnTheFirstLine() throws {
+    let output = try MacOSTests.fixture("linux-build-no-such-module-line-1.txt")
+    let lines = output.components(separatedBy: "\n")
+    let index = try #require(lines.firstIndex { $0.hasSuffix("ImageDecoder.swift:1:8: error: no such module 'UIKit'") })
+    #expect(DiagnosticExcerpt.lineNumber(of: lines[index]) == 1)
+    #expect(
+      DiagnosticExcerpt.excerpt(lines, after: index) == [
+        "1 | import UIKit",
+        "  |        `- error: no such module 'UIKit'",
+      ])
+    let report = Grader.compileErrors(output)
+    #expect(
+      report.filter { $0.contains("ImageDecoder.swift:1:8: error: no such module 'UIKit'") }.count == 1,
+      "the module's two jobs print the error twice; it is shown once")
+    #expect(!report.joined().contains("emit-module command failed"), "the driver's own line says nothing the file's error does not")
+  }
+
   @Test("a tight budget keeps the error's line and caret before any note")
   func budget() throws {
     let lines = try MacOSTests.fixture("linux-build-missing-brace.txt").components(separatedBy: "\n")

@@ -24,6 +24,24 @@ struct RatingsStoreTests {
     #expect(text.contains("\"heading\" : \"How do you count?\""), "the file names each question, so a learner can read it")
   }
 
+  /// A write in place (truncate, then write) changes the file's inode, which every hard link to it
+  /// shares; a new file renamed over the old name leaves the old inode, and the link, as they were.
+  @Test("a save replaces the file in one rename: a hard link to the old file still holds the old text")
+  func saveIsAtomic() throws {
+    let workbook = try ScratchWorkbook(chapter7: false)
+    let store = RatingsStore(root: workbook.root) { Issue.record("nothing to report: \($0)") }
+    let clock = TestClock()
+    let questions = sampleQuestions()
+    try store.record(.good, for: questions[0], schedule: schedule, at: clock.now())
+    let old = try workbook.read(".workbook/review.json")
+    try FileManager.default.linkItem(atPath: store.file, toPath: workbook.root + "/old-ratings.json")
+    try store.record(.hard, for: questions[1], schedule: schedule, at: clock.now())
+    #expect(try workbook.read("old-ratings.json") == old, "the old file was never written to")
+    let new = try workbook.read(".workbook/review.json")
+    #expect(new != old && new.contains(questions[1].key), "the new text is under the file's name")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: workbook.root + "/.workbook") == ["review.json"])
+  }
+
   @Test("a file that is not JSON is set aside with the time in its name, reported in one line, and rating goes on")
   func corrupt() throws {
     let workbook = try ScratchWorkbook(chapter7: false)

@@ -27,10 +27,10 @@ struct ScheduleTests {
     #expect(cards.map { schedule.isLearned($0) } == [false, false, true], "learned: good or easy at an interval of 7 days or more")
   }
 
-  @Test("easy answers raise the E-Factor by 0.1 each, so the third interval is 6 × 2.7 = 16 days")
+  @Test("easy answers raise the E-Factor by 0.1 each, so the third interval is 6 × 2.7 = 16.2, rounded up to 17 days")
   func easyLadder() {
     let cards = play([.easy, .easy, .easy], clock: TestClock())
-    #expect(cards.map(\.interval) == [1, 6, 16])
+    #expect(cards.map(\.interval) == [1, 6, 17], "SM-2 rounds a fractional interval up")
     #expect(cards.map { ($0.ease * 100).rounded() } == [260, 270, 280])
   }
 
@@ -40,6 +40,23 @@ struct ScheduleTests {
     #expect((cards[0].ease * 100).rounded() == 236, "2.5 − 0.14")
     #expect(cards.last?.ease == Schedule.minimumEase, "the E-Factor stops at 1.3, so a hard question still comes back less often each time")
     #expect(cards.allSatisfy { !schedule.isLearned($0) }, "a question last rated hard is never learned")
+  }
+
+  /// The published sequence: I(n) = ⌈I(n−1) × EF⌉ with the E-Factor before the n-th answer, which
+  /// falls by 0.14 per hard answer (2.5, 2.36, 2.22, 2.08, 1.94, 1.80, 1.66, 1.52). Rounding to the
+  /// nearest day would give 1, 6, 13, 27, 52, 94, 156, 237.
+  @Test("eight hard answers give SM-2's published intervals, each rounded up: 1, 6, 14, 30, 59, 107, 178, 271 days")
+  func hardSequenceRoundsUp() {
+    let cards = play(Array(repeating: .hard, count: 8), clock: TestClock())
+    #expect(cards.map(\.interval) == [1, 6, 14, 30, 59, 107, 178, 271])
+    #expect(cards.map { ($0.ease * 100).rounded() } == [236, 222, 208, 194, 180, 166, 152, 138])
+  }
+
+  @Test("an interval that is a whole number on paper is not rounded up a day by floating point")
+  func wholeProductsStay() {
+    #expect(Schedule.roundedUp(10 * 1.3) == 13)
+    #expect(Schedule.roundedUp(6 * 2.5) == 15)
+    #expect(Schedule.roundedUp(13.32) == 14)
   }
 
   @Test("again starts the repetitions over with a one-day interval and keeps the E-Factor")

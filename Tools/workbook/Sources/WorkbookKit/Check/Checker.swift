@@ -24,6 +24,8 @@ enum Rule: String, CaseIterable, Sendable {
   /// Every chapter has at least five variants (different correct solutions), each with a title
   /// and a why, that parse and apply to its answer.
   case variants
+  /// Every text file of a chapter ends its lines with LF, not CRLF or CR (`lineEndingProblems`).
+  case lineEndings = "line-endings"
   /// Every interview question has a model answer, follow-ups and red flags; the model answer ends
   /// with its `Checked by:` or `Not built here:` line (`InterviewRule.swift`, `Citations.swift`).
   case interview
@@ -89,6 +91,7 @@ struct Checker {
     if rules.contains(.variants) { found += variantProblems(chapter) }
     if rules.contains(.interview) { found += interviewProblems(chapter) }
     if rules.contains(.extras) { found += extrasProblems(chapter) }
+    if rules.contains(.lineEndings) { found += lineEndingProblems(chapter) }
     if rules.contains(.fingerprints) {
       found += StarterFingerprints.problems(chapter, root: root).map { Problem(rule: .fingerprints, message: $0) }
     }
@@ -98,7 +101,7 @@ struct Checker {
   // MARK: - Reading the tree
 
   func read(_ relative: String) -> String? {
-    try? String(contentsOfFile: path(relative, in: root), encoding: .utf8)
+    TextFile.read(path(relative, in: root))
   }
 
   func exists(_ relative: String) -> Bool {

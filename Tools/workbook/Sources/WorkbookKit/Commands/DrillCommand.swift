@@ -51,7 +51,7 @@ struct DrillCommand: Command {
   static let historyPath = ".workbook/drill-history.json"
 
   static func drill(_ path: String) throws {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure("\(path) is missing") }
+    let text = try TextFile.contents(path)
     let title = text.components(separatedBy: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? "Drill"
     let intro = text.components(separatedBy: "\n## ").first?.components(separatedBy: "\n").dropFirst().joined(separator: "\n") ?? ""
     let sections = try markdownSections(path)
@@ -103,9 +103,9 @@ struct DrillCommand: Command {
     }
     let sum = scores.values.reduce(0, +)
     let attempt = Attempt(date: Date(), scores: scores, total: sum, secondsPerPhase: seconds)
-    var history = loadHistory()
+    var (history, persist) = loadHistory()
     history.append(attempt)
-    saveHistory(history)
+    if persist { saveHistory(history) }
     print(Style.bold("\nThis attempt: \(sum)/100"))
     print(Style.bold("Your attempts") + Style.dim(" (\(historyPath))"))
     let formatter = ISO8601DateFormatter()
@@ -157,11 +157,24 @@ struct DrillCommand: Command {
     String(format: "%d:%02d", seconds / 60, seconds % 60)
   }
 
-  static func loadHistory() -> [Attempt] {
-    guard let data = FileManager.default.contents(atPath: historyPath) else { return [] }
+  /// The attempts so far; none when there is no file yet. A file that cannot be read is renamed
+  /// to `drill-history.json.corrupt-<seconds since 1970>` and `report` says so: it is never
+  /// overwritten in silence. Should the rename fail, the file is left as it is and the history
+  /// starts afresh in memory only (`persist` is false: nothing is written over it).
+  static func loadHistory(
+    _ file: String = historyPath, now: Date = Date(), report: (String) -> Void = warn
+  ) -> (attempts: [Attempt], persist: Bool) {
+    guard let data = FileManager.default.contents(atPath: file) else { return ([], true) }
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
-    return (try? decoder.decode([Attempt].self, from: data)) ?? []
+    if let attempts = try? decoder.decode([Attempt].self, from: data) { return (attempts, true) }
+    let aside = "\(file).corrupt-\(Int(now.timeIntervalSince1970))"
+    guard rename(file, aside) == 0 else {
+      report("\(file) cannot be read, nor set aside (\(String(cString: strerror(errno)))): this attempt is not saved, and the file is left as it is.")
+      return ([], false)
+    }
+    report("\(file) cannot be read: it was set aside as \(aside), and your attempts start afresh.")
+    return ([], true)
   }
 
   static func saveHistory(_ history: [Attempt]) {

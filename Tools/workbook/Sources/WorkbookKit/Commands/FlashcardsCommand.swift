@@ -14,7 +14,9 @@ struct FlashcardsCommand: Command {
 
   func run() throws -> Bool {
     let catalog = try Catalog.load()
-    let questions = InterviewQuestion.loadAll(catalog)
+    var skipped: [String] = []
+    let questions = InterviewQuestion.loadAll(catalog) { skipped.append($0) }
+    for message in skipped { warn(Style.yellow(message)) }
     guard !questions.isEmpty else { throw Failure("no chapter has interview questions") }
     try Self.write(questions, to: AnkiExport.relativePath)
     let decks = Set(questions.map(\.chapter)).count
@@ -24,7 +26,8 @@ struct FlashcardsCommand: Command {
         "In Anki: File > Import, and choose the file; its header lines set the note type (Basic), the decks and the tags.\n"
           + "Import it again after the questions change: each card keeps its id, so Anki matches it instead of adding a copy."
       ))
-    return true
+    // The deck is written for the chapters that could be read, and the run fails for the others.
+    return skipped.isEmpty
   }
 
   /// Writes the deck atomically (a temporary file, then a rename).

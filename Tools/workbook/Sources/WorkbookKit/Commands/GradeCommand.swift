@@ -55,6 +55,7 @@ struct GradeCommand: Command {
       print(Style.dim("  composes " + parts.joined(separator: ", ")))
     }
     let previous = ownCode ? Summary.load(chapter) : nil
+    let reset = ownCode && Summary.wasReset(chapter)
     guard var result = try Grader.grade([chapter], variant).first else { return false }
     if ownCode { markUntouched(&result, chapter) }
     // A compile error says nothing about which exercises pass: keep the last real result. Runs
@@ -62,7 +63,12 @@ struct GradeCommand: Command {
     // composes (REFERENCE=...); runs of the answers or of mutants do not.
     if ownCode && result.compiled { Summary.save(result, chapter) }
     printTable(result, chapter)
-    if let before = previous?.variant, let previous, result.compiled {
+    if reset, result.compiled {
+      print(
+        Style.dim(
+          "\n  Chapter \(chapter.number) was reset to its starter (`make reset-\(chapter.number)`) after your last run: "
+            + "these are the starter's results. Your earlier code is in .workbook/backup/."))
+    } else if let before = previous?.variant, let previous, result.compiled {
       if before.gradesSameCode(as: variant) {
         printRegressions(from: previous, to: result)
       } else {
@@ -183,23 +189,65 @@ struct GradeCommand: Command {
 
   /// What a learner who has not started an exercise reads first: where to write, and what the
   /// tests found unwritten (whatever error case a typed-throws starter carried the marker in).
-  static func notStartedLine(_ exercise: ExerciseResult, files: String, _ chapter: Chapter) -> String {
-    let unwritten = exercise.unwritten
+  ///
+  /// Every name is shown: each one the exercise's files still throw `NotImplemented` for, and
+  /// each one a failure names (a test that stops at `login` never reaches `logout`, which is no
+  /// less unwritten), in the order the files declare them (the order to write them in), whatever
+  /// order the tests finished in.
+  static func notStartedLine(_ exercise: ExerciseResult, files: String, _ chapter: Chapter, root: String = ".") -> String {
+    var names = exercise.unwritten
+    for name in starterPlaceholders(exercise.number, chapter, root: root) where !names.contains(name) { names.append(name) }
+    let unwritten = writingOrder(names, exercise: exercise.number, chapter, root: root)
     var line = Style.bold("  Not started") + ": each `// TODO:` in \(chapter.starterPath)/\(files) says what to write"
     if !unwritten.isEmpty {
-      let shown = unwritten.prefix(4).map { "`\($0)`" }.joined(separator: ", ")
-      line += " (\(NotImplementedMarker.text): \(shown)\(unwritten.count > 4 ? ", …" : ""))"
+      line += " (\(NotImplementedMarker.text): \(unwritten.map { "`\($0)`" }.joined(separator: ", ")))"
     }
     return line + "."
   }
 
-  /// An exercise's failures in the order the learner reads them: the test that crashed the
-  /// process first (the others were cut short by it), then the rest as the tests declare them.
-  static func orderedFailures(_ exercise: ExerciseResult, order: [String: Int]) -> [TestCase] {
-    func position(_ test: TestCase) -> Int {
-      test.crashed == true ? -1 : order["\(test.suite.split(separator: ".").last ?? "").\(test.name)"] ?? .max
+  /// What the exercise's starter files throw `NotImplemented("…")` for, in order.
+  static func starterPlaceholders(_ exercise: Int, _ chapter: Chapter, root: String = ".") -> [String] {
+    var names: [String] = []
+    for file in chapter.exercise(exercise)?.files ?? [] {
+      guard let text = TextFile.read(path("\(chapter.starterPath)/\(file)", in: root)) else { continue }
+      for match in matches(#"NotImplemented\("([^"\\]+)"\)"#, in: text) where !names.contains(match[1]) {
+        names.append(match[1])
+      }
     }
-    return exercise.failures.sorted { position($0) < position($1) }
+    return names
+  }
+
+  /// `names` (`Type.member`) in the order the exercise's starter files name them (`NotImplemented("…")`),
+  /// file by file as `exercises.json` lists them; a name they do not hold comes after, in
+  /// alphabetical order.
+  static func writingOrder(_ names: [String], exercise: Int, _ chapter: Chapter, root: String = ".") -> [String] {
+    let texts = (chapter.exercise(exercise)?.files ?? []).compactMap { TextFile.read(path("\(chapter.starterPath)/\($0)", in: root)) }
+    func position(_ name: String) -> (Int, Int) {
+      for (index, text) in texts.enumerated() {
+        if let range = text.range(of: "\"\(name)\"") {
+          return (index, text.distance(from: text.startIndex, to: range.lowerBound))
+        }
+      }
+      return (Int.max, 0)
+    }
+    return names.sorted { a, b in
+      let (x, y) = (position(a), position(b))
+      return x != y ? x < y : a < b
+    }
+  }
+
+  /// An exercise's failures in the order the learner reads them: the test that crashed the
+  /// process first (the others were cut short by it), then its behaviour tests as they are
+  /// declared, then its cost tests (a `…CostTests` suite: how fast, how often). A cost test never
+  /// leads while a behaviour test fails: code that does the wrong thing is slow for no reason
+  /// worth reading about, and a not-started exercise leads with its own first behaviour test.
+  static func orderedFailures(_ exercise: ExerciseResult, order: [String: Int]) -> [TestCase] {
+    func rank(_ test: TestCase) -> (Int, Int) {
+      let suite = test.suite.split(separator: ".").last.map(String.init) ?? ""
+      let kind = test.crashed == true ? 0 : (suite.hasSuffix("CostTests") ? 2 : 1)
+      return (kind, order["\(suite).\(test.name)"] ?? .max)
+    }
+    return exercise.failures.sorted { rank($0) < rank($1) }
   }
 
   /// The paragraph of `exercise`'s own hint shown under its failures (`orderedFailures`): its

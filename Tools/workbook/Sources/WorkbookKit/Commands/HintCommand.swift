@@ -1,12 +1,21 @@
-/// `make hint-N`: the hint for the first exercise that does not pass yet.
+import Foundation
+
+/// `make hint-N`: the hint for the first exercise that did not pass in the chapter's last grading.
+///
+/// It builds nothing: it reads the results `make chapter-N` saved (`Summary`), so it answers at
+/// once and with the reference answers that grading used (`REFERENCE=`), whatever this command is
+/// given. Building here would grade another configuration (the learner's own code of the chapters
+/// the capstone composes, when the grading used their reference answers) and take as long as a
+/// grading. With no grading yet, or none since `make reset-N`, it says to grade first.
 struct HintCommand: Command {
   static let name = "hint"
   static let arguments = "N [--exercise E] [--reference 3,4]"
-  static let summary = "the hint for the first unsolved exercise (or E), graded as `grade` would"
+  static let summary = "the hint for the first exercise that failed in the last grading (or E); builds nothing"
 
   let chapter: Int
   let focus: Int?
-  let reference: Set<Int>
+  /// The `REFERENCE=` given now, only to say when it is not the one the last grading used.
+  let reference: Set<Int>?
 
   init(_ arguments: [String]) throws {
     let parsed = try Arguments(
@@ -14,36 +23,57 @@ struct HintCommand: Command {
       positionals: 1...1)
     chapter = try parsed.chapter()
     focus = try parsed.number("--exercise", "an exercise number")
-    reference = try parsed.numberList("--reference")
+    reference = parsed.options["--reference"] == nil ? nil : try parsed.numberList("--reference")
   }
 
-  /// Grades the learner's code of the chapter (with the reference answers `--reference` names for
-  /// the chapters it composes, as `REFERENCE=` does for `make chapter-N`) to find the exercise
-  /// to help with.
   func run() throws -> Bool {
     let chapter = try Catalog.load().chapter(self.chapter)
     if let focus { try chapter.requireExercise(focus) }
-    var variant = Variant()
-    variant.answers = reference.subtracting([chapter.number])
-    guard let result = try Grader.grade([chapter], variant).first else { return true }
-    if result.compiled { Summary.save(result, chapter) }
-    guard result.compiled else {
-      print("The hint comes once the chapter compiles; `make chapter-\(chapter.number)` shows the errors.")
-      return true
+    Self.show(chapter, focus: focus, reference: reference, say: { print($0) })
+    return true
+  }
+
+  /// Prints the hint the last grading of `chapter` calls for (all of it: `make chapter-N` shows
+  /// the paragraph that fits the failure) to `say`.
+  static func show(_ chapter: Chapter, focus: Int?, reference: Set<Int>?, root: String = ".", say: (String) -> Void) {
+    let grade = "make chapter-\(chapter.number)"
+    guard let result = Summary.load(chapter, root: root) else {
+      let why =
+        Summary.wasReset(chapter, root: root)
+        ? "Chapter \(chapter.number) was reset to its starter since its last grading"
+        : "Chapter \(chapter.number) has not been graded yet"
+      say("\(why), and the hint comes from the grading's results: grade first: `\(grade)`, then `make hint-\(chapter.number)`.")
+      return
     }
+    let used = result.variant?.answers.subtracting([chapter.number]) ?? []
+    let usedWords = used.isEmpty ? "your own code" : "REFERENCE=\(used.sorted().map(String.init).joined(separator: ","))"
+    say(Style.dim("From your last `\(grade)` (\(usedWords)); hints build nothing: grade again to bring them up to date."))
+    if let reference, reference.subtracting([chapter.number]) != used {
+      let asked = reference.isEmpty ? "no REFERENCE=" : "REFERENCE=\(reference.sorted().map(String.init).joined(separator: ","))"
+      say(
+        Style.yellow(
+          "That grading used \(usedWords), not \(asked): for a hint from \(asked), run `\(grade)` with it first."))
+    }
+    if latestModification(path(chapter.starterPath, in: root)) > result.date {
+      say(Style.dim("You have edited \(chapter.starterPath) since: `\(grade)` grades it again."))
+    }
+    say("")
     if let focus, result.exercises.contains(where: { $0.number == focus && $0.solved }) {
-      print("Exercise \(focus) already passes. Here is its hint anyway:\n")
-      print(try Self.hint(for: focus, chapter))
-      return true
+      say("Exercise \(focus) passed. Here is its hint anyway:\n")
+      say((try? hint(for: focus, chapter, root: root)) ?? "\(chapter.hintsPath) has no hint for exercise \(focus)")
+      return
     }
     let unsolved = result.exercises.filter { !$0.solved }
     guard let next = unsolved.first(where: { $0.number == focus }) ?? unsolved.first else {
-      print("Every exercise of chapter \(chapter.number) passes: no hint needed.")
-      return true
+      say("Every exercise of chapter \(chapter.number) passed: no hint needed.")
+      return
     }
-    print(Style.bold("Hint for exercise \(next.number), \(next.title):") + "\n")
-    print(try Self.hint(for: next.number, chapter))
-    return true
+    say(Style.bold("Hint for exercise \(next.number), \(next.title):") + "\n")
+    do {
+      say(try hint(for: next.number, chapter, root: root))
+    } catch {
+      say("\(error)")
+    }
   }
 
   /// The whole hint for exercise `number`: the body of its `## N. Title` section in `hints.md`.

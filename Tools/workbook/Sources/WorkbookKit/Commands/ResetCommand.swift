@@ -20,7 +20,10 @@ struct ResetCommand: Command {
 
   func run() throws -> Bool {
     let chapter = try Catalog.load().chapter(self.chapter)
-    return try Self.reset(chapter.module)
+    guard try Self.reset(chapter.module) else { return false }
+    // The last grading was of the code that is now in the backup.
+    Summary.markReset(chapter)
+    return true
   }
 
   /// Where the pristine starter of `folder` comes from, in order of preference.

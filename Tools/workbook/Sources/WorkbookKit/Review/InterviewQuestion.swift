@@ -20,17 +20,26 @@ struct InterviewQuestion: Equatable {
 
   /// Every question of a chapter, in the order of its `interview.md`.
   static func load(_ chapter: Chapter, root: String = ".") throws -> [InterviewQuestion] {
-    let file = path(chapter.interviewPath, in: root)
-    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-      throw Failure("\(chapter.interviewPath) is missing")
-    }
+    let text = try TextFile.contents(path(chapter.interviewPath, in: root), shown: chapter.interviewPath)
     return parse(text, chapter: chapter.number, chapterTitle: chapter.title)
   }
 
-  /// Every question of every chapter, chapter by chapter. A chapter whose `interview.md` is missing
-  /// has no questions here (`workbook check` reports it).
-  static func loadAll(_ catalog: Catalog, root: String = ".") -> [InterviewQuestion] {
-    catalog.chapters.flatMap { (try? load($0, root: root)) ?? [] }
+  /// Every question of every chapter, chapter by chapter. A chapter whose `interview.md` is
+  /// missing, is not UTF-8 or has no `## ` question has no questions here, and `report` says so
+  /// (once per chapter): a chapter is never left out in silence.
+  static func loadAll(_ catalog: Catalog, root: String = ".", report: (String) -> Void = warn) -> [InterviewQuestion] {
+    catalog.chapters.flatMap { chapter -> [InterviewQuestion] in
+      do {
+        let questions = try load(chapter, root: root)
+        if questions.isEmpty {
+          report("\(chapter.interviewPath) has no `## ` questions: chapter \(chapter.number) is left out")
+        }
+        return questions
+      } catch {
+        report("\(error): chapter \(chapter.number) is left out")
+        return []
+      }
+    }
   }
 
   /// - Complexity: O(n) in the length of `text`.

@@ -68,7 +68,10 @@ struct Card: Codable, Equatable {
 /// reviews) have nothing to learn from.
 ///
 /// The rules: a successful answer (hard, good, easy) gives intervals of 1 day, then 6 days, then the
-/// last interval times the E-Factor, rounded to whole days; the E-Factor then moves by
+/// last interval times the E-Factor (as it was before this answer), rounded up to whole days as
+/// the published text says ("If interval is a fraction, round it up to the nearest integer"):
+/// rounding to the nearest day instead would make the intervals up to 13 % shorter (after eight
+/// hard answers, 237 days instead of 271); the E-Factor then moves by
 /// `0.1 - (5 - q) * (0.08 + (5 - q) * 0.02)` for grade q (hard −0.14, good 0, easy +0.10) and never
 /// goes below 1.3. `again` starts the repetitions over (1 day) and leaves the E-Factor as it was.
 /// Days are calendar days: a question rated on Monday evening with an interval of one day is due
@@ -99,7 +102,7 @@ struct Schedule {
       switch repetitions {
       case 1: interval = 1
       case 2: interval = 6
-      default: interval = max(1, Int((Double(card?.interval ?? 1) * ease).rounded()))
+      default: interval = max(1, Self.roundedUp(Double(card?.interval ?? 1) * ease))
       }
       let q = Double(5 - rating.grade)
       ease = max(Self.minimumEase, ease + 0.1 - q * (0.08 + q * 0.02))
@@ -110,6 +113,13 @@ struct Schedule {
       heading: heading, repetitions: repetitions, ease: ease, interval: interval, due: due,
       lastRating: rating, lastReviewed: now,
       answers: (card?.answers ?? []) + [Answer(date: now, rating: rating, seconds: seconds)])
+  }
+
+  /// `days` rounded up to a whole day. An E-Factor such as 2.5 or 1.3 is no exact binary fraction,
+  /// so a product that is a whole number on paper (10 × 1.3 = 13) may come out a hair above it:
+  /// within a millionth of a day it counts as whole.
+  static func roundedUp(_ days: Double) -> Int {
+    Int((days - 1e-6).rounded(.up))
   }
 
   func isDue(_ card: Card, at now: Date) -> Bool {
