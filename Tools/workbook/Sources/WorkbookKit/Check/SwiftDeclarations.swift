@@ -122,7 +122,7 @@ struct SwiftDeclarations {
       let full = path(folder, in: root)
       let files = (try? FileManager.default.subpathsOfDirectory(atPath: full)) ?? []
       for file in files.sorted() where file.hasSuffix(".swift") && !Clutter.contains(file) {
-        guard let text = try? String(contentsOfFile: "\(full)/\(file)", encoding: .utf8) else { continue }
+        guard let text = TextFile.read("\(full)/\(file)") else { continue }
         scan(text, file: "\(folder)/\(file)", publicOnly: publicOnlyFolders.contains(folder))
       }
     }

@@ -82,7 +82,7 @@ enum MutantCitations {
     var found: [String] = []
     for run in runs {
       guard let chapter = chapters.first(where: { $0.number == run.chapter }),
-        let interview = try? String(contentsOfFile: path(chapter.interviewPath, in: root), encoding: .utf8)
+        let interview = TextFile.read(path(chapter.interviewPath, in: root))
       else { continue }
       found += problems(
         citing: run.number, name: run.name, killers: run.killers, interview: interview,
