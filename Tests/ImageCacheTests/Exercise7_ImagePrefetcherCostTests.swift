@@ -23,13 +23,11 @@ struct Exercise7_ImagePrefetcherCostTests {
       return workload
     }
     for prefetcher in prefetchers { await prefetcher.stop() }
-    if let failure = verdict.message(
-      advice: """
-        Keep the URLs waiting in an array for their order and in a `Set` for membership: \
-        "is this URL queued already?" is then one hash lookup, where `queue.contains(url)` walks \
-        every waiting URL.
-        """)
-    {
+    if let failure = verdict.message(possibleCauses: [
+      "\"is this URL queued already?\" answered by the queue itself (`queue.contains(url)`), which walks every "
+        + "waiting URL, where a `Set` of the waiting URLs beside the array answers with one hash lookup",
+      "a prefetch that copies or rebuilds the queue",
+    ]) {
       Issue.record("\(failure)")
     }
   }
