@@ -324,4 +324,31 @@ struct Exercise2_DownloadOperationTests {
       "a dependent that read the result once the download said it was finished found nil \(readings.filter { $0 == nil }.count) of \(readings.count) times: set the result before isFinished turns true"
     )
   }
+
+  @Test("an operation cancelled while its transfer runs, whose transfer finishes anyway, ends in success")
+  func aTransferThatFinishesDespiteTheCancelSucceeds() async throws {
+    let hold = Gate()
+    let running = Concurrency()
+    // A transfer that does not check for cancellation: it waits at the gate, then returns.
+    let download = DownloadOperation {
+      running.enter("download")
+      defer { running.leave() }
+      await hold.pass()
+    }
+    let queue = DownloadQueue.make()
+    queue.addOperation(download)
+    let arrived = await hold.arrivals(1, .threads, giveUp: { download.isFinished })
+    if !arrived { try rethrowFailure(download) }
+    try #require(arrived, "the operation's transfer should have started")
+    download.cancel()
+    hold.open()
+    let done = await eventually(.threads) { download.isFinished }
+    #expect(done, "the operation should finish once its transfer has returned")
+    guard case .success? = download.result else {
+      Issue.record(
+        "the transfer returned normally after the cancel: the operation ends as its transfer did, in success, got \(String(describing: download.result))"
+      )
+      return
+    }
+  }
 }
