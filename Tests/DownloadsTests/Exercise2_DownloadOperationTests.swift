@@ -306,13 +306,13 @@ struct Exercise2_DownloadOperationTests {
     let download = operation("download", clock: clock, running: running)
     let reader = ResultReader(reading: download)
     if ending == "finished" {
-      queue.addOperations([download, reader], waitUntilFinished: false)
+      for operation in [download, reader] { queue.addOperation(operation) }
       let asleep = await eventually(.threads) { clock.sleepers == 1 || download.isFinished }
       try requireAsleep(asleep, download)
       await clock.advance(by: .seconds(1))
     } else {
       download.cancel()
-      queue.addOperations([download, reader], waitUntilFinished: false)
+      for operation in [download, reader] { queue.addOperation(operation) }
     }
     let done = await eventually(.threads) { reader.isFinished }
     try rethrowFailure(download)
