@@ -3,12 +3,18 @@
 /// chapter's requirements can be graded.
 ///
 /// The check times each named operation on a structure of `baselineSize` elements, then on each
-/// of `sizes`, and fails as soon as one costs more than `allowedGrowth` times its baseline. Three
-/// things keep load out of the verdict:
+/// of `sizes` (at least two, each larger than the one before), and fails as soon as one costs
+/// more than `allowedGrowth` times its baseline. A ratio means something only if each size did the
+/// same work, so every round reports it: the operations timed, how many calls each, and, when a
+/// call's work can vary (a scroll that may find no rows), the units of work each call did. The
+/// check refuses to compare sizes whose work differs: that is a fault of the test, and its message
+/// says so. Four things keep load and noise out of the verdict:
 /// - each figure is the fastest of up to `rounds` rounds, so a moment of a busy machine does not
 ///   count;
 /// - a size fails only when it grew in each of `attempts` attempts, each against a fresh baseline
 ///   measured just before it;
+/// - a baseline is never taken below `floor` nanoseconds a call, so that a call too cheap to time
+///   at the smallest size cannot turn a flat cost into a large ratio;
 /// - the threshold sits far from both sides on a log scale: from 100 to 100,000 elements a hash
 ///   table or a linked list stays within 1–3× (a bigger table misses the processor's caches more
 ///   often), while a walk over the elements grows 60–1,000×.
@@ -25,14 +31,14 @@
 ///     await timer.time("get", calls: keys.count) { index in _ = store.get(keys[index]) }
 ///   }
 /// }
-/// if let failure = verdict.message(advice: "Look the key up in the dictionary.") { Issue.record(failure) }
+/// if let failure = verdict.message(possibleCauses: ["a get that scans the entries"]) { Issue.record(failure) }
 /// ```
 public struct GrowthCheck: Sendable {
   /// What `run`'s closure builds for one size.
   public enum Workload {
     /// A structure of the size asked for, and one round of timed calls on it (`timer.time` once
     /// per operation). The round is called up to `rounds` times on the same structure, so it
-    /// must leave the structure at its size.
+    /// must leave the structure at its size, and it must do the same work at every size.
     case ready((inout CostTimer) async -> Void)
     /// The structure did not hold what it was given; the text says what was expected.
     case broken(String)
@@ -45,13 +51,17 @@ public struct GrowthCheck: Sendable {
   public var unit: String
   public var attempts: Int
   public var rounds: Int
+  /// The least cost a baseline is taken to have, in nanoseconds a call (or a unit).
+  public var floor: Double
 
   /// - Parameters:
   ///   - allowedGrowth: 20 by default: 7× above the worst an O(1) structure showed from 100 to
   ///     100,000 elements on a loaded 2-core machine, and 3× below the least an O(n) one grew.
+  ///   - floor: 50 ns by default: above a dictionary lookup (20–40 ns on Linux), whose own
+  ///     cost is mostly the timer's noise, and far below a walk of 10,000 elements (microseconds).
   public init(
     baselineSize: Int = 100, sizes: [Int], allowedGrowth: Double = 20, unit: String,
-    attempts: Int = 3, rounds: Int = 7
+    attempts: Int = 3, rounds: Int = 7, floor: Double = 50
   ) {
     self.baselineSize = baselineSize
     self.sizes = sizes
@@ -59,47 +69,67 @@ public struct GrowthCheck: Sendable {
     self.unit = unit
     self.attempts = attempts
     self.rounds = rounds
+    self.floor = floor
   }
 
-  /// Measures the baseline, then each size in order, and stops at the first that grew.
+  /// Measures the baseline, then each size in order, and stops at the first that grew or that
+  /// did other work than the baseline.
   public func run(_ prepare: (Int) async -> Workload) async -> GrowthVerdict {
     var report: [String] = []
     func failed(_ text: String, grew: Bool = false) -> GrowthVerdict {
       GrowthVerdict(report: report, failure: text, grew: grew, allowedGrowth: allowedGrowth)
     }
-    var baseline: OperationCosts
+    let ordered = zip([baselineSize] + sizes, sizes).allSatisfy { $0 < $1 }
+    guard sizes.count >= 2, ordered, baselineSize > 0 else {
+      return failed(
+        "This growth check is set up wrong (a fault of the test, not of the code it grades): it needs "
+          + "a baseline and at least two larger sizes, each larger than the one before; it was given "
+          + "\(baselineSize) then \(sizes).")
+    }
+    var baseline: Measurement
     switch await measure(baselineSize, ceiling: nil, prepare) {
     case .failure(let why): return failed(why.text)
-    case .success(let costs): baseline = costs
+    case .success(let measured): baseline = measured
     }
-    report.append("\(baselineSize) \(unit): \(baseline)")
+    report.append("\(baselineSize) \(unit): \(baseline.costs)")
     for size in sizes {
-      var costs = baseline
+      var measured = baseline
       for attempt in 0..<max(attempts, 1) {
         if attempt > 0, case .success(let fresh) = await measure(baselineSize, ceiling: nil, prepare) {
           baseline = fresh
         }
-        switch await measure(size, ceiling: baseline.scaled(by: allowedGrowth), prepare) {
+        let ceiling = baseline.costs.floored(at: floor).scaled(by: allowedGrowth)
+        switch await measure(size, ceiling: ceiling, prepare) {
         case .failure(let why): return failed(why.text)
-        case .success(let measured): costs = measured
+        case .success(let result): measured = result
         }
-        if costs.growth(over: baseline).allSatisfy({ $0.factor <= allowedGrowth }) { break }
+        if let unequal = baseline.work.difference(from: measured.work, baseline: baselineSize, size: size, unit: unit) {
+          return failed(unequal)
+        }
+        if measured.costs.growth(over: baseline.costs, floor: floor).allSatisfy({ $0.factor <= allowedGrowth }) { break }
       }
-      report.append("\(size) \(unit): \(costs) (against \(baseline) at \(baselineSize))")
-      let grown = costs.growth(over: baseline).filter { $0.factor > allowedGrowth }
+      report.append("\(size) \(unit): \(measured.costs) (against \(baseline.costs) at \(baselineSize); \(measured.work))")
+      let grown = measured.costs.growth(over: baseline.costs, floor: floor).filter { $0.factor > allowedGrowth }
       if !grown.isEmpty {
-        let which = grown.map { "\($0.operation) costs \(whole($0.factor))× or more what it cost at \(baselineSize) \(unit)" }
-        return failed("At \(size) \(unit), \(which.joined(separator: "; ")); a flat cost stays within \(whole(allowedGrowth))×.", grew: true)
+        let which = grown.map { "\($0.operation) cost \(whole($0.factor))× what it cost at \(baselineSize) \(unit)" }
+        return failed(
+          "At \(size) \(unit), \(which.joined(separator: "; ")) (fastest round of each, the same work at both "
+            + "sizes, a baseline taken as at least \(whole(floor)) ns); a flat cost stays within \(whole(allowedGrowth))×.",
+          grew: true)
       }
     }
     return GrowthVerdict(report: report, failure: nil, grew: false, allowedGrowth: allowedGrowth)
   }
 
   private struct SetupFailure: Error { var text: String }
+  private struct Measurement {
+    var costs: OperationCosts
+    var work: Work
+  }
 
   private func measure(
     _ size: Int, ceiling: OperationCosts?, _ prepare: (Int) async -> Workload
-  ) async -> Result<OperationCosts, SetupFailure> {
+  ) async -> Result<Measurement, SetupFailure> {
     switch await prepare(size) {
     case .broken(let why):
       return .failure(SetupFailure(text: why))
@@ -109,8 +139,73 @@ public struct GrowthCheck: Sendable {
         await round(&timer)
         if ceiling != nil, timer.fitsUnderCeiling { break }
       }
-      return .success(timer.fastest)
+      return .success(Measurement(costs: timer.fastest, work: timer.work))
     }
+  }
+}
+
+/// The work a workload's rounds did at one size, operation by operation: how many calls each
+/// round asked for, and the units of work the calls reported, per call (and per unit of `time`'s
+/// `units`). A growth check compares only sizes whose work is the same.
+public struct Work: Sendable, CustomStringConvertible {
+  struct Entry: Sendable, Equatable {
+    var calls: Int
+    /// Units of work reported, per call made and per unit of cost; nil when the calls report none.
+    var reported: Double?
+    /// Whether a later round at the same size asked for other calls or reported other work.
+    var varied = false
+
+    func matches(_ other: Entry) -> Bool {
+      guard !varied, !other.varied, calls == other.calls else { return false }
+      switch (reported, other.reported) {
+      case (nil, nil): return true
+      case (let a?, let b?): return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1)
+      default: return false
+      }
+    }
+  }
+  private(set) var operations: [String] = []
+  private var entries: [String: Entry] = [:]
+
+  init() {}
+
+  /// Records one round of `operation`.
+  mutating func record(_ operation: String, _ entry: Entry) {
+    guard let earlier = entries[operation] else {
+      operations.append(operation)
+      entries[operation] = entry
+      return
+    }
+    if !earlier.matches(entry) { entries[operation]?.varied = true }
+  }
+
+  /// A maintainer's message when `other` (at `size`) did other work than this (at `baseline`).
+  func difference(from other: Work, baseline: Int, size: Int, unit: String) -> String? {
+    let differing = Set(operations).union(other.operations).sorted().filter { name in
+      guard let mine = entries[name], let theirs = other.entries[name] else { return true }
+      return !mine.matches(theirs)
+    }
+    guard !differing.isEmpty else { return nil }
+    func describe(_ work: Work, _ name: String) -> String {
+      work.entries[name].map(Self.describe) ?? "not timed"
+    }
+    let lines = differing.map { name in
+      "\(name): \(describe(self, name)) at \(baseline) \(unit), \(describe(other, name)) at \(size) \(unit)"
+    }
+    return "This growth check compared unequal work, so its ratio would measure the workload rather than the "
+      + "code (a fault of the test, not of the code it grades; please report it): "
+      + lines.joined(separator: "; ") + ". Every size must time the same operations, the same number of calls, "
+      + "each doing the same work."
+  }
+
+  static func describe(_ entry: Entry) -> String {
+    if entry.varied { return "\(entry.calls) calls a round, with work that changed from round to round" }
+    guard let units = entry.reported else { return "\(entry.calls) calls a round" }
+    return "\(entry.calls) calls a round, \((units * 100).rounded() / 100) units of work each"
+  }
+
+  public var description: String {
+    operations.compactMap { name in entries[name].map { "\(name): \(Self.describe($0))" } }.joined(separator: ", ")
   }
 }
 
@@ -118,6 +213,8 @@ public struct GrowthCheck: Sendable {
 public struct CostTimer {
   let ceiling: OperationCosts?
   public private(set) var fastest = OperationCosts()
+  /// The work the rounds did, for the check to compare between sizes.
+  public private(set) var work = Work()
   private let clock = ContinuousClock()
 
   init(ceiling: OperationCosts?) { self.ceiling = ceiling }
@@ -130,18 +227,38 @@ public struct CostTimer {
   ///   delivery to n observers promises a cost per observer, so it passes n, and the cost
   ///   recorded is per observer.
   public mutating func time(_ operation: String, calls: Int, units: Int = 1, _ call: (Int) async -> Void) async {
-    let units = Double(max(units, 1))
-    let budget = ceiling?[operation].map { $0 * Double(calls) * units } ?? .infinity
+    await time(operation, calls: calls, units: units, reports: false) { index in
+      await call(index)
+      return 0
+    }
+  }
+
+  /// Like `time`, for calls whose work can differ: each call returns the units of work it did
+  /// (the rows a scroll covered, the observers a delivery reached), counted outside the time it
+  /// costs where it can be, and the check compares that work between sizes before it compares
+  /// costs. With `units`, each call's work is divided by `units`, so a delivery to n observers
+  /// that reports n calls made does one unit of work per observer at every size.
+  public mutating func timeWork(_ operation: String, calls: Int, units: Int = 1, _ call: (Int) async -> Int) async {
+    await time(operation, calls: calls, units: units, reports: true, call)
+  }
+
+  private mutating func time(
+    _ operation: String, calls: Int, units: Int, reports: Bool, _ call: (Int) async -> Int
+  ) async {
+    let perUnit = Double(max(units, 1))
+    let budget = ceiling?[operation].map { $0 * Double(calls) * perUnit } ?? .infinity
     let start = clock.now
     var made = 0
+    var done = 0
     for index in 0..<calls {
-      await call(index)
+      done += await call(index)
       made += 1
       if made % 8 == 0, Self.nanoseconds(start.duration(to: clock.now)) > budget { break }
     }
     guard made > 0 else { return }
-    let perCall = Self.nanoseconds(start.duration(to: clock.now)) / (Double(made) * units)
+    let perCall = Self.nanoseconds(start.duration(to: clock.now)) / (Double(made) * perUnit)
     fastest.record(operation, min(fastest[operation] ?? .infinity, perCall))
+    work.record(operation, Work.Entry(calls: calls, reported: reports ? Double(done) / (Double(made) * perUnit) : nil))
   }
 
   var fitsUnderCeiling: Bool {
@@ -169,15 +286,22 @@ public struct OperationCosts: Sendable, CustomStringConvertible {
     values[operation] = nanoseconds
   }
 
+  /// Each cost raised to at least `floor` nanoseconds.
+  func floored(at floor: Double) -> OperationCosts {
+    var floored = self
+    for name in operations { floored.values[name] = values[name].map { max($0, floor) } }
+    return floored
+  }
+
   func scaled(by factor: Double) -> OperationCosts {
     var scaled = self
     for name in operations { scaled.values[name] = values[name].map { $0 * factor } }
     return scaled
   }
 
-  /// Each operation's cost divided by its cost in `baseline`.
-  public func growth(over baseline: OperationCosts) -> [(operation: String, factor: Double)] {
-    operations.map { name in (name, (values[name] ?? .infinity) / (baseline[name] ?? .infinity)) }
+  /// Each operation's cost divided by its cost in `baseline`, taken as at least `floor`.
+  public func growth(over baseline: OperationCosts, floor: Double = 0) -> [(operation: String, factor: Double)] {
+    operations.map { name in (name, (values[name] ?? .infinity) / max(baseline[name] ?? .infinity, floor)) }
   }
 
   public var description: String {
@@ -201,11 +325,16 @@ public struct GrowthVerdict: Sendable {
   public var grew: Bool
   public var allowedGrowth: Double
 
-  /// The failure; when an operation grew, then `advice` (what to change) and the measurements.
-  /// nil when it passed.
-  public func message(advice: String) -> String? {
+  /// The failure; when an operation grew, then what could have made it grow (each a
+  /// possibility, for the reader to check: the measurement cannot tell which) and the
+  /// measurements. nil when it passed.
+  public func message(possibleCauses: [String]) -> String? {
     guard let failure else { return nil }
     guard grew else { return failure }
-    return "\(failure) \(advice) Fastest round of each:\n\(report.joined(separator: "\n"))"
+    let causes =
+      possibleCauses + [
+        "a machine so busy that only the larger sizes were slowed (if the code does none of the above, run the test again)"
+      ]
+    return "\(failure) Possible causes: \(causes.joined(separator: "; ")). Fastest round of each:\n\(report.joined(separator: "\n"))"
   }
 }

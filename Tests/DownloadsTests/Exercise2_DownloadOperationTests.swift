@@ -264,4 +264,91 @@ struct Exercise2_DownloadOperationTests {
     let drained = await eventually(.threads) { queue.operationCount == 0 }
     #expect(drained, "nothing should be left in the queue; \(queue.operationCount) operations are")
   }
+
+  /// An operation that depends on a download and reads the download's `result` the moment the
+  /// queue may run it: in `isReady`, which a queue asks as soon as the dependency has said it is
+  /// finished (on the thread that said so), and again in `main`.
+  final class ResultReader: Operation, @unchecked Sendable {
+    let download: DownloadOperation
+    private let lock = NSLock()
+    private var seen: [Result<Void, any Error>?] = []
+
+    init(reading download: DownloadOperation) {
+      self.download = download
+      super.init()
+      addDependency(download)
+    }
+
+    override var isReady: Bool {
+      let ready = super.isReady
+      if ready { record() }
+      return ready
+    }
+
+    override func main() { record() }
+
+    private func record() {
+      let result = download.result
+      lock.withLock { seen.append(result) }
+    }
+
+    /// Each `result` read, in order.
+    var readings: [Result<Void, any Error>?] { lock.withLock { seen } }
+  }
+
+  @Test(
+    "an operation that depends on a download finds its result set as soon as it may run",
+    arguments: ["finished", "cancelled before it started"])
+  func aDependentReadsTheResult(ending: String) async throws {
+    let clock = ManualClock()
+    let running = Concurrency()
+    let queue = DownloadQueue.make()
+    let download = operation("download", clock: clock, running: running)
+    let reader = ResultReader(reading: download)
+    if ending == "finished" {
+      for operation in [download, reader] { queue.addOperation(operation) }
+      let asleep = await eventually(.threads) { clock.sleepers == 1 || download.isFinished }
+      try requireAsleep(asleep, download)
+      await clock.advance(by: .seconds(1))
+    } else {
+      download.cancel()
+      for operation in [download, reader] { queue.addOperation(operation) }
+    }
+    let done = await eventually(.threads) { reader.isFinished }
+    try rethrowFailure(download)
+    #expect(done, "the dependent operation should run once the download is finished")
+    let readings = reader.readings
+    #expect(!readings.isEmpty, "the dependent should have read the download's result")
+    #expect(
+      readings.allSatisfy { $0 != nil },
+      "a dependent that read the result once the download said it was finished found nil \(readings.filter { $0 == nil }.count) of \(readings.count) times: set the result before isFinished turns true"
+    )
+  }
+
+  @Test("an operation cancelled while its transfer runs, whose transfer finishes anyway, ends in success")
+  func aTransferThatFinishesDespiteTheCancelSucceeds() async throws {
+    let hold = Gate()
+    let running = Concurrency()
+    // A transfer that does not check for cancellation: it waits at the gate, then returns.
+    let download = DownloadOperation {
+      running.enter("download")
+      defer { running.leave() }
+      await hold.pass()
+    }
+    let queue = DownloadQueue.make()
+    queue.addOperation(download)
+    let arrived = await hold.arrivals(1, .threads, giveUp: { download.isFinished })
+    if !arrived { try rethrowFailure(download) }
+    try #require(arrived, "the operation's transfer should have started")
+    download.cancel()
+    hold.open()
+    let done = await eventually(.threads) { download.isFinished }
+    #expect(done, "the operation should finish once its transfer has returned")
+    guard case .success? = download.result else {
+      Issue.record(
+        "the transfer returned normally after the cancel: the operation ends as its transfer did, in success, got \(String(describing: download.result))"
+      )
+      return
+    }
+  }
 }

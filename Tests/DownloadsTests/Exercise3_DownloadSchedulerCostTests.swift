@@ -26,13 +26,11 @@ struct Exercise3_DownloadSchedulerCostTests {
     for (scheduler, jobs) in started {
       for job in jobs.reversed() { await scheduler.cancel(job) }  // the queued ones first, then the one running
     }
-    if let failure = verdict.message(
-      advice: """
-        Keep what you need to find a job by its ID in dictionaries (its queue ticket while it \
-        waits, its task while it runs): every operation is then a lookup plus the queue's own \
-        O(1) work. Never search a list of jobs, or a dictionary with `first(where:)`, for an ID.
-        """)
-    {
+    if let failure = verdict.message(possibleCauses: [
+      "a job found by searching a list of jobs, or a dictionary with `first(where:)`, for its ID, where a "
+        + "dictionary keyed by ID (its queue ticket while it waits, its task while it runs) answers with a lookup",
+      "an operation of the queue of exercise 1 that is not O(1)",
+    ]) {
       Issue.record("\(failure)")
     }
   }
@@ -55,6 +53,8 @@ struct Exercise3_DownloadSchedulerCostTests {
       var fresh: [JobID] = []
       fresh.reserveCapacity(200)
       await timer.time("submit", calls: 200) { _ in fresh.append(await scheduler.submit(priority: .low, work)) }
+      // A round over its budget stops early: submit the rest untimed, so every round cancels 200.
+      while fresh.count < 200 { fresh.append(await scheduler.submit(priority: .low, work)) }
       let picks = (0..<200).map { _ in queued[Int(random.next() % UInt64(queued.count))] }
       await timer.time("changePriority", calls: picks.count) { _ = await scheduler.changePriority(of: picks[$0], to: .low) }
       await timer.time("state(of:)", calls: picks.count) { _ = await scheduler.state(of: picks[$0]) }

@@ -254,4 +254,66 @@ struct Exercise7_ImagePrefetcherTests {
     #expect(network.cancellations.value == 2, "stop must still reach the newer run; \(network.cancellations.value) of 2 fetches were cancelled")
     await network.clock.run()
   }
+
+  @Test(
+    "a prefetch cancelled after its load finished, before it reported back, is not counted",
+    arguments: ["cancelPrefetching", "stop"])
+  func aLoadThatFinishedBeforeTheCancelIsNotCounted(cancelledBy: String) async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let hold = Gate()
+    // The load is held after it ends, before its task reports back to the prefetcher.
+    let prefetcher = ImagePrefetcher(loader: loader, maxConcurrent: 1, loadEnded: { _ in await hold.pass() })
+    let url = urls(1)[0]
+    await prefetcher.prefetch([url])
+    let started = await waitForFetches(1, network, prefetcher)
+    #expect(started, "prefetching a URL should start its load")
+    guard started else { return }
+    await network.clock.advance(by: .seconds(1))  // the fetch returns its image: the load is over
+    let held = await hold.arrivals(1)
+    #expect(held, "each prefetch task should await loadEnded(url) once its load is over, before it reports back: the test holds the finished load there")
+    guard held else { return }
+    #expect(network.cancellations.value == 0, "the load had finished before the cancel")
+    if cancelledBy == "stop" { await prefetcher.stop() } else { await prefetcher.cancelPrefetching([url]) }
+    hold.open()
+    await settle()  // the cancelled prefetch has reported back now
+    #expect(
+      await prefetcher.completedCount == 0,
+      "the prefetch was cancelled (by \(cancelledBy)) before it reported back: a cancelled prefetch is not completed, even when its load had finished")
+    #expect(await prefetcher.skippedCount == 0, "nor is it skipped")
+    let (running, pending) = (await prefetcher.runningCount, await prefetcher.pendingCount)
+    #expect(running == 0 && pending == 0, "nothing runs or waits after the cancel: \(running) running, \(pending) queued")
+  }
+
+  @Test("a URL queued before stop is never loaded after it, even when a prefetch arrives as the cancelled loads end")
+  func stopDropsTheQueueAtOnce() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let hold = Gate()
+    // Every load is held after it ends (cancelled or not), before its task reports back.
+    let prefetcher = ImagePrefetcher(loader: loader, loadEnded: { _ in await hold.pass() })
+    await prefetcher.prefetch(urls(5))
+    let started = await waitForFetches(2, network, prefetcher)
+    #expect(started, "prefetching 5 URLs should start 2 loads")
+    guard started else { return }
+    // stop is called from a task of its own: the test goes on even if stop waits for something.
+    let stopping = Task { await prefetcher.stop() }
+    let cancelled = await eventually { network.cancellations.value == 2 }
+    let held = await hold.arrivals(2)
+    #expect(cancelled && held, "stop should cancel both running loads, which then end and are held before they report back")
+    // A new row asks for its image while the cancelled loads have not reported back.
+    let fresh = urls(1, "fresh")[0]
+    await prefetcher.prefetch([fresh])
+    await settle()
+    #expect(
+      network.fetches.value == 3,
+      "after stop only the URL prefetched since may load (2 cancelled + 1 new = 3 fetches); \(network.fetches.value) fetches started: a URL queued before stop was loaded after it"
+    )
+    hold.open()
+    await stopping.value
+    await settle()
+    #expect(network.fetches.value == 3, "no URL queued before stop may load after it; \(network.fetches.value) fetches started")
+    await prefetcher.stop()
+    await network.clock.run()
+  }
 }

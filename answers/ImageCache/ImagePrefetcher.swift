@@ -29,7 +29,7 @@ public actor ImagePrefetcher {
   public private(set) var skippedCount = 0
   /// URLs whose prefetch ran to the end (loaded or failed). A prefetch cancelled by
   /// `cancelPrefetching` or `stop` is neither completed nor skipped, even when its load reports
-  /// back later.
+  /// back later, and even when that load had finished just before the cancel.
   public private(set) var completedCount = 0
 
   // Given — a test seam.
@@ -79,7 +79,8 @@ public actor ImagePrefetcher {
     startMore()
   }
 
-  /// Cancels every queued and running prefetch.
+  /// Cancels every queued and running prefetch, at once: a URL that was queued is never loaded
+  /// after `stop` unless it is prefetched again.
   public func stop() {
     queue.removeAll()
     head = 0
