@@ -73,8 +73,15 @@ public struct GrowthCheck: Sendable {
   }
 
   /// Measures the baseline, then each size in order, and stops at the first that grew or that
-  /// did other work than the baseline.
+  /// did other work than the baseline. The workload's tasks and actors run on an executor that
+  /// `settle()` does not count (`Quiescence.uncounted`): seconds of timing would otherwise keep
+  /// every test running beside this one from settling.
   public func run(_ prepare: (Int) async -> Workload) async -> GrowthVerdict {
+    Quiescence.install()
+    return await withTaskExecutorPreference(Quiescence.uncounted) { await checkGrowth(prepare) }
+  }
+
+  private func checkGrowth(_ prepare: (Int) async -> Workload) async -> GrowthVerdict {
     var report: [String] = []
     func failed(_ text: String, grew: Bool = false) -> GrowthVerdict {
       GrowthVerdict(report: report, failure: text, grew: grew, allowedGrowth: allowedGrowth)
