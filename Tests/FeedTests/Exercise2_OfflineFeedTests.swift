@@ -132,7 +132,8 @@ struct Exercise2_OfflineFeedTests {
   func aFastDiskIsReplacedByTheFirstPage() async throws {
     let held = try await HeldLaunch()
     held.disk.open()
-    await settle()
+    // Waits for the event (the saved posts on screen), or for everything under test to rest.
+    _ = await eventually { await held.feed.status == .cached(savedAt: Self.savedAt) }
     #expect(await held.feed.posts.map(\.id) == ["p90", "p91"], "the disk answered and no page has arrived yet: the saved posts should be shown")
     #expect(await held.feed.status == .cached(savedAt: Self.savedAt), "the status should say the posts are the saved ones")
     held.network.open()
@@ -145,7 +146,7 @@ struct Exercise2_OfflineFeedTests {
   func aSlowDiskNeverOverwritesTheFirstPage() async throws {
     let held = try await HeldLaunch()
     held.network.open()  // the network answers first…
-    await settle()
+    _ = await eventually { await held.feed.posts.first?.id == "p0" }
     #expect(await held.feed.posts.first?.id == "p0", "the first page arrived while the disk was still being read: it should be shown at once")
     held.disk.open()  // …then the disk
     try await held.result().get()
@@ -160,7 +161,7 @@ struct Exercise2_OfflineFeedTests {
   func aDiskThatAnswersAfterTheOfflineErrorKeepsTheStatusOffline() async throws {
     let held = try await HeldLaunch(networkFails: URLError(.notConnectedToInternet))
     held.network.open()  // the network fails first…
-    await settle()
+    _ = await eventually { await held.feed.status == .offline }
     #expect(await held.feed.status == .offline, "the first page failed with no connection: the status should say offline")
     held.disk.open()  // …then the disk answers
     let result = await held.result()
