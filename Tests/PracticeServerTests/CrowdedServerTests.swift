@@ -71,7 +71,7 @@ struct CrowdedServerTests {
 
   @Test("a new connection within its grace keeps its slot: the next one gets 503, and its own request is then served")
   func aNewConnectionKeepsItsSlotWithinItsGrace() async throws {
-    let limits = LimitEdgeTests.limits {
+    let limits = PracticeServer.Limits.with {
       $0.maximumConnections = 1
       $0.newConnectionGrace = .seconds(30)
     }
@@ -92,7 +92,7 @@ struct CrowdedServerTests {
 
   @Test("connections that send nothing yield their slots: with 200 silent ones open, a client that talks is served")
   func silentConnectionsYield() async throws {
-    let limits = LimitEdgeTests.limits {
+    let limits = PracticeServer.Limits.with {
       $0.maximumConnections = 8
       $0.newConnectionGrace = .milliseconds(20)
       $0.headerTimeout = .seconds(60)
@@ -122,7 +122,7 @@ struct CrowdedServerTests {
 
   @Test("once the server is full, a head that arrives slowly gets 408 at headerTimeoutWhenFull, not at the header deadline")
   func aFullServerCutsSlowHeads() async throws {
-    let limits = LimitEdgeTests.limits {
+    let limits = PracticeServer.Limits.with {
       $0.maximumConnections = 2
       $0.headerTimeout = .seconds(60)
       $0.headerTimeoutWhenFull = .milliseconds(200)

@@ -7,12 +7,6 @@ import WorkbookTesting
 /// a limit tested only far from its edge lets a `<` written as `<=` through.
 @Suite("Practice server — every limit at the limit and one past it", .timeLimit(.minutes(1)))
 struct LimitEdgeTests {
-  static func limits(_ change: (inout PracticeServer.Limits) -> Void) -> PracticeServer.Limits {
-    var limits = PracticeServer.Limits()
-    change(&limits)
-    return limits
-  }
-
   /// A `GET` whose request line (without its CRLF) is exactly `length` bytes long.
   static func requestLine(length: Int) -> String {
     let fixed = "GET / HTTP/1.1".utf8.count
@@ -51,7 +45,7 @@ struct LimitEdgeTests {
 
   @Test("a head of exactly maximumHeaderBytes is served; one byte more gets 431, even when that byte is the final LF")
   func headEdge() async throws {
-    try await withServer(Self.limits { $0.maximumHeaderBytes = 300 }) { server in
+    try await withServer(PracticeServer.Limits.with { $0.maximumHeaderBytes = 300 }) { server in
       let exact = Self.head(length: 300)
       let over = Self.head(length: 301)
       #expect(exact.utf8.count == 300 && over.utf8.count == 301, "the heads are 300 and 301 bytes, got \(exact.utf8.count) and \(over.utf8.count)")
@@ -67,7 +61,7 @@ struct LimitEdgeTests {
 
   @Test("the header limit is over the whole head: many short lines add up to 431")
   func headerBytesAreSummed() async throws {
-    try await withServer(Self.limits { $0.maximumHeaderBytes = 1_000 }) { server in
+    try await withServer(PracticeServer.Limits.with { $0.maximumHeaderBytes = 1_000 }) { server in
       let exact = Self.head(length: 1_000, lineLength: 30)
       let over = Self.head(length: 1_001, lineLength: 30)
       #expect(exact.utf8.count == 1_000 && over.utf8.count == 1_001, "the heads are 1,000 and 1,001 bytes")
@@ -96,7 +90,7 @@ struct LimitEdgeTests {
 
   @Test("a body of exactly maximumBodyBytes is read, by length and chunked; one byte more gets 413")
   func bodyEdge() async throws {
-    try await withServer(Self.limits { $0.maximumBodyBytes = 64 }) { server in
+    try await withServer(PracticeServer.Limits.with { $0.maximumBodyBytes = 64 }) { server in
       let body = String(repeating: " ", count: 63) + "x"
       let byLength = try await exchange(server, BadRequest.post(["Content-Length: 64", "Connection: close"], body: body))
       #expect(byLength.response.status == 401, "a 64-byte body under a 64-byte limit reaches the route (401, not a login), got \(byLength.response.status)")

@@ -7,15 +7,9 @@ import WorkbookTesting
 /// memory (the request log), each bounded however the client behaves.
 @Suite("Practice server — time, threads and memory stay bounded", .timeLimit(.minutes(1)))
 struct ResourceLimitTests {
-  static func limits(_ change: (inout PracticeServer.Limits) -> Void) -> PracticeServer.Limits {
-    var limits = PracticeServer.Limits()
-    change(&limits)
-    return limits
-  }
-
   @Test("headers trickled a byte at a time get 408 at the header deadline (slowloris)")
   func slowHeaders() async throws {
-    try await withServer(Self.limits { $0.headerTimeout = .milliseconds(300) }) { server in
+    try await withServer(PracticeServer.Limits.with { $0.headerTimeout = .milliseconds(300) }) { server in
       let port = server.port
       let (response, trickled) = try await onThread {
         let connection = try RawConnection(port: port)
@@ -40,7 +34,7 @@ struct ResourceLimitTests {
 
   @Test("a connection that sends nothing is closed quietly at the header deadline")
   func silentConnection() async throws {
-    try await withServer(Self.limits { $0.headerTimeout = .milliseconds(200) }) { server in
+    try await withServer(PracticeServer.Limits.with { $0.headerTimeout = .milliseconds(200) }) { server in
       let port = server.port
       let (closed, failure) = try await onThread {
         let connection = try RawConnection(port: port)
@@ -54,7 +48,7 @@ struct ResourceLimitTests {
 
   @Test("a body that stops arriving gets 408 at the body deadline")
   func slowBody() async throws {
-    try await withServer(Self.limits { $0.bodyTimeout = .milliseconds(300) }) { server in
+    try await withServer(PracticeServer.Limits.with { $0.bodyTimeout = .milliseconds(300) }) { server in
       let result = try await exchange(server, BadRequest.post(["Content-Length: 54"], body: "{\"email\":"))
       #expect(result.response.status == 408 && result.closed, "45 bytes of body never came: 408 and close, got \(result.response.status)")
       #expect(server.requestCount("/v1/auth/login") == 0, "a request without its body never reaches the route")
@@ -63,7 +57,7 @@ struct ResourceLimitTests {
 
   @Test("a connection beyond the cap gets 503 with Retry-After, and the server serves again once there is room")
   func connectionCap() async throws {
-    try await withServer(Self.limits { $0.maximumConnections = 4 }) { server in
+    try await withServer(PracticeServer.Limits.with { $0.maximumConnections = 4 }) { server in
       let port = server.port
       let (refused, openAtRefusal) = try await onThread {
         // Four connections each hold a slot with a response in progress (one byte per 50 ms).
@@ -93,7 +87,7 @@ struct ResourceLimitTests {
 
   @Test("when every slot is taken, the oldest idle kept-alive connection is closed to make room")
   func idleConnectionsMakeRoom() async throws {
-    try await withServer(Self.limits { $0.maximumConnections = 2 }) { server in
+    try await withServer(PracticeServer.Limits.with { $0.maximumConnections = 2 }) { server in
       let port = server.port
       // The first must be idle before the second is opened: a response is written before its
       // thread goes back to waiting, so two quick exchanges could go idle in either order.
@@ -128,7 +122,7 @@ struct ResourceLimitTests {
 
   @Test("stop() closes idle kept-alive connections at once, not at their deadline")
   func stopClosesIdleConnections() async throws {
-    let server = try PracticeServer.started(configuration: .init(limits: Self.limits { $0.headerTimeout = .seconds(600) }))
+    let server = try PracticeServer.started(configuration: .init(limits: PracticeServer.Limits.with { $0.headerTimeout = .seconds(600) }))
     defer { server.stop() }
     let port = server.port
     let connection = try await onThread {
@@ -149,7 +143,7 @@ struct ResourceLimitTests {
   @Test("the request log keeps the most recent requests, bounded in number and in bytes")
   func requestLogIsARing() async throws {
     try await withServer(
-      Self.limits {
+      PracticeServer.Limits.with {
         $0.requestLogEntries = 10
         $0.requestLogBytes = 8_192
         $0.countedPaths = 5
@@ -173,7 +167,7 @@ struct ResourceLimitTests {
 
   @Test("under load (300 slow connections, then 2,000 requests) connections, threads and the request log stay flat")
   func boundedUnderLoad() async throws {
-    let limits = Self.limits {
+    let limits = PracticeServer.Limits.with {
       $0.maximumConnections = 32
       $0.headerTimeout = .milliseconds(500)
       $0.requestLogEntries = 100

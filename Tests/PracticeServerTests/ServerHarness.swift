@@ -10,6 +10,15 @@ func withServer<T>(_ limits: PracticeServer.Limits = .init(), _ body: (PracticeS
   return try await body(server)
 }
 
+extension PracticeServer.Limits {
+  /// The default limits with `change` applied: a test lowers a limit to reach it with a few bytes.
+  static func with(_ change: (inout Self) -> Void) -> Self {
+    var limits = Self()
+    change(&limits)
+    return limits
+  }
+}
+
 extension PracticeServer {
   /// The port the server listens on.
   var port: UInt16 { UInt16(baseURL.port ?? 0) }
