@@ -74,6 +74,8 @@ struct CrowdedServerTests {
     let limits = PracticeServer.Limits.with {
       $0.maximumConnections = 1
       $0.newConnectionGrace = .seconds(30)
+      // Past the test's own waits, so a test held up on a busy machine never meets it.
+      $0.headerTimeout = .seconds(60)
     }
     try await withServer(limits) { server in
       let port = server.port
