@@ -183,3 +183,23 @@ func answerEditProblem(_ file: String, kind: Mutant.Kind, _ chapter: Chapter, ro
 func mutantName(_ mutantFile: String) -> String {
   URL(fileURLWithPath: mutantFile).deletingPathExtension().lastPathComponent
 }
+
+/// `make mutants --check` and `make variants --check`: every patch file of the chapters parses and
+/// applies to its answer (`problems` finds them per chapter), said in one line or one per problem.
+func reportPatchesApply(
+  _ chapters: [Chapter], noun: String, problems: (Chapter) -> (count: Int, problems: [String])
+) -> Bool {
+  var count = 0
+  var found: [String] = []
+  for chapter in chapters {
+    let checked = problems(chapter)
+    count += checked.count
+    found += checked.problems
+  }
+  guard found.isEmpty else {
+    for problem in found { print("\(Style.red(Style.fail)) \(problem)") }
+    return false
+  }
+  print("\(Style.green(Style.pass)) all \(count) \(noun) parse and apply to their answers")
+  return true
+}

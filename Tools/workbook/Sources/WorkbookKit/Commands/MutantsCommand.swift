@@ -29,19 +29,7 @@ struct MutantsCommand: Command {
   /// Parses every mutant and applies it to a scratch copy of its answer, without building:
   /// a quick check that no mutant has gone stale after an edit of the answer.
   static func check(_ chapters: [Chapter]) -> Bool {
-    var count = 0
-    var problems: [String] = []
-    for chapter in chapters {
-      let checked = mutantProblems(chapter)
-      count += checked.count
-      problems += checked.problems
-    }
-    guard problems.isEmpty else {
-      for problem in problems { print("\(Style.red(Style.fail)) \(problem)") }
-      return false
-    }
-    print("\(Style.green(Style.pass)) all \(count) mutants parse and apply to their answers")
-    return true
+    reportPatchesApply(chapters, noun: "mutants") { mutantProblems($0) }
   }
 
   static func run(_ chapters: [Chapter], only: Set<Int> = []) throws -> Bool {

@@ -28,19 +28,7 @@ struct VariantsCommand: Command {
 
   /// Parses every variant and applies it to a scratch copy of its answer, without building.
   static func check(_ chapters: [Chapter]) -> Bool {
-    var count = 0
-    var problems: [String] = []
-    for chapter in chapters {
-      let checked = variantFileProblems(chapter)
-      count += checked.count
-      problems += checked.problems
-    }
-    guard problems.isEmpty else {
-      for problem in problems { print("\(Style.red(Style.fail)) \(problem)") }
-      return false
-    }
-    print("\(Style.green(Style.pass)) all \(count) variants parse and apply to their answers")
-    return true
+    reportPatchesApply(chapters, noun: "variants") { variantFileProblems($0) }
   }
 
   /// Writes `answer` (with `edit` applied, if any) to `.mutant/<Module>` and grades it with the
