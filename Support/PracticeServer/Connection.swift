@@ -98,7 +98,10 @@ struct Connection {
             guard table.move(id, to: .waiting) else { return .close }
           }
           if reading && now >= pressureCheck {
-            if table.isFull {
+            table.countPressureCheck()
+            // A silent new connection within its grace keeps its slot: the grace, not this
+            // check, decides when it becomes idle.
+            if (scanner.hasStarted || graceEnd == nil) && table.isFull {
               guard scanner.hasStarted else { return .close }
               throw RequestError(
                 408, "the server is full, and the request line and headers took longer than \(limits.headerTimeoutWhenFull) to arrive")

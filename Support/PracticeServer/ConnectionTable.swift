@@ -49,6 +49,7 @@ final class ConnectionTable: @unchecked Sendable {
   private var tick = 0
   private var closing = false
   private var counters = PracticeServer.Statistics()
+  private var pressureChecks = 0
   let capacity: Int
 
   init(capacity: Int) { self.capacity = max(1, capacity) }
@@ -134,6 +135,17 @@ final class ConnectionTable: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     return entries.count >= capacity
+  }
+
+  /// Counts a reader waking to see whether the server is full (`Limits.headerTimeoutWhenFull`):
+  /// tests wait for these wake-ups instead of for time to pass.
+  func countPressureCheck() { update { _ in pressureChecks += 1 } }
+
+  /// Wake-ups counted by `countPressureCheck()`.
+  var pressureCheckCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return pressureChecks
   }
 
   func threadStarted() {

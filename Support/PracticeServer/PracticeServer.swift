@@ -107,6 +107,10 @@ public final class PracticeServer: Sendable {
     return statistics
   }
 
+  /// How often connection readers have woken to see whether the server is full
+  /// (`Limits.headerTimeoutWhenFull`): tests wait for these wake-ups, not for time to pass.
+  var pressureChecks: Int { listener.withLock { $0?.table.pressureCheckCount } ?? 0 }
+
   /// How many times `/v1/auth/refresh` has been called.
   public var refreshCount: Int { requestCount("/v1/auth/refresh") }
 
