@@ -94,20 +94,23 @@ compare-%: $(WORKBOOK) ## diff your chapter N against the reference answer
 reset-%: $(WORKBOOK) ## put chapter N's starter back (your code is saved aside first)
 	@$(WORKBOOK) reset $*
 
-walkthrough-%: $(WORKBOOK) ## interview practice: one question at a time, then rate your answer
+walkthrough-%: $(WORKBOOK) ## interview practice: one question at a time, then rate your answer (s skips)
+##      (again)             resumes at the first question not yet rated
+##      FROM=K              start at question K, rated or not; FROM=1 starts over
 ##      TIMED=1             a two-minute countdown per answer (see `make review`)
-	@$(WORKBOOK) walkthrough $*
+	@$(WORKBOOK) walkthrough $* $(if $(FROM),--from $(FROM))
 
-progress: $(WORKBOOK) ## every chapter with a progress bar
+progress: $(WORKBOOK) ## every chapter: exercises, and interview questions seen, due and learned
 	@$(WORKBOOK) progress
 
 .PHONY: review flashcards
-review: $(WORKBOOK) ## the interview questions due again (SM-2 spacing), weakest and most overdue first
+review: $(WORKBOOK) ## the interview questions due again (SM-2 spacing), weakest first, then new ones
 ##      CHAPTER=N           one chapter's questions
-##      LIMIT=K             at most K questions this time
+##      LIMIT=K             at most K questions this time, due ones first
+##      NEW=K               at most K never-rated questions a calendar day (default 5; 0: none)
 ##      TIMED=1             a countdown while you answer: 1 is two minutes; or 90 (seconds),
 ##                          3m, 1m30s (make walkthrough-N TIMED=1 works too)
-	@$(WORKBOOK) review $(if $(CHAPTER),--chapter $(CHAPTER)) $(if $(LIMIT),--limit $(LIMIT)) $(if $(TIMED),--timed $(TIMED))
+	@$(WORKBOOK) review $(if $(CHAPTER),--chapter $(CHAPTER)) $(if $(LIMIT),--limit $(LIMIT)) $(if $(NEW),--new $(NEW)) $(if $(TIMED),--timed $(TIMED))
 
 flashcards: $(WORKBOOK) ## every interview question as an Anki deck, one per chapter: .workbook/flashcards.txt
 	@$(WORKBOOK) flashcards

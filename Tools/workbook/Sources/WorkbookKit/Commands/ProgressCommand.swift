@@ -27,10 +27,7 @@ struct ProgressCommand: Command {
       let count = padded("\(done)/\(result.exercises.count)", 5)
       print("  \(title) \(progressBar(done: done, total: result.exercises.count)) \(count)\(interview)\(stale)")
     }
-    print(
-      Style.dim(
-        "\nInterview: a question is learned when your last answer was good or easy and it comes back in \(Schedule.learnedInterval) days or more. `make review` asks what is due."
-      ))
+    print(Style.dim("\n" + Readiness.legend))
     return true
   }
 }

@@ -4,9 +4,9 @@ import Foundation
 /// questions in order) and `make review` (the due ones, weakest first).
 ///
 /// For each question: the heading; the learner answers out loud (with `TIMED=`, a countdown runs
-/// and the time they took is shown); a key shows the model answer, follow-ups and red flags; the
-/// learner rates their answer with one key, and the rating is saved at once, so quitting half way
-/// loses nothing. Keys, clock and output are given, so tests play a whole sitting from a script.
+/// and the time they took is shown); a key shows the model answer, follow-ups and red flags (or
+/// `s` skips the question before its answer is shown); the learner rates their answer with one
+/// key, and the rating is saved at once, so quitting half way loses nothing. Keys, clock and output are given, so tests play a whole sitting from a script.
 struct InterviewSession {
   let keys: any KeySource
   let clock: any WorkbookClock
@@ -36,11 +36,18 @@ struct InterviewSession {
   /// chapter 2`).
   func run(_ questions: [InterviewQuestion], title: (Int, InterviewQuestion) -> String) -> Outcome {
     var outcome = Outcome()
-    for (index, question) in questions.enumerated() {
+    asking: for (index, question) in questions.enumerated() {
       write("\n" + Style.bold(title(index, question) + ": ") + question.heading + "\n")
-      guard case .revealed(let seconds) = think() else {
+      let seconds: Int?
+      switch think() {
+      case .revealed(let taken): seconds = taken
+      case .skipped:
+        write("  skipped: not rated, the answer not shown.\n")
+        outcome.skipped += 1
+        continue
+      case .quit:
         outcome.quit = true
-        break
+        break asking
       }
       write("\n" + WalkthroughCommand.render(question.body) + "\n\n")
       switch rate(question, seconds: seconds) {
@@ -57,18 +64,26 @@ struct InterviewSession {
   private enum Thought {
     /// The answer is shown; `seconds` is what the spoken answer took, when timed.
     case revealed(seconds: Int?)
+    /// Skipped before the answer was shown: the question stays unrated.
+    case skipped
     case quit
   }
 
-  /// The thinking time: waits for the key that shows the answer.
+  /// The keys while the learner thinks, after `[Enter] show the model answer` or the countdown.
+  static let thinkingKeys = "[s] skip  [q] quit"
+
+  /// The thinking time: waits for the key that shows the answer (or skips, or quits).
   private func think() -> Thought {
     guard let limit = timeLimit else {
-      write(Style.dim("  Answer out loud. [Enter] show the model answer  [q] quit"))
+      write(Style.dim("  Answer out loud. [Enter] show the model answer  \(Self.thinkingKeys)"))
       while true {
         switch keys.next(timeout: nil) {
         case .key("\n"), .key(" "):
           write("\n")
           return .revealed(seconds: nil)
+        case .key("s"), .key("S"):
+          write("\n")
+          return .skipped
         case .key("q"), .key("Q"), .end:
           write("\n")
           return .quit
@@ -79,13 +94,16 @@ struct InterviewSession {
     let timer = AnswerTimer(limit: limit, start: clock.now())
     while true {
       let now = clock.now()
-      write("\r\u{1B}[K" + Style.dim("  ⏱ \(timer.status(at: now))  [Enter] done, show the model answer  [q] quit"))
+      write("\r\u{1B}[K" + Style.dim("  ⏱ \(timer.status(at: now))  [Enter] done, show the model answer  \(Self.thinkingKeys)"))
       switch keys.next(timeout: timer.untilNextTick(at: now)) {
       case .tick: continue
       case .key("\n"), .key(" "):
         let end = clock.now()
         write("\n  " + timer.verdict(at: end) + "\n")
         return .revealed(seconds: timer.elapsed(at: end))
+      case .key("s"), .key("S"):
+        write("\n")
+        return .skipped
       case .key("q"), .key("Q"), .end:
         write("\n")
         return .quit

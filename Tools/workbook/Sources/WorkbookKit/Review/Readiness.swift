@@ -1,8 +1,8 @@
 import Foundation
 
 /// How ready the learner is for a chapter's interview, for `make progress`: of its questions, how
-/// many are learned (the last answer good or easy, and the next review at least
-/// `Schedule.learnedInterval` days away) and how many are due now.
+/// many were seen (rated at least once), how many are due now, and how many are learned (the last
+/// answer good or easy, on an interval of at least `Schedule.learnedInterval` days).
 struct Readiness {
   struct Count: Equatable {
     var questions = 0
@@ -13,6 +13,12 @@ struct Readiness {
   }
 
   let counts: [Int: Count]
+
+  /// What the interview columns of `make progress` mean.
+  static let legend =
+    "Interview: seen = rated at least once; due = due for review now; learned = your last answer was good or easy"
+    + " and SM-2 spaced it \(Schedule.learnedInterval) days or more (the third right answer in a row at the earliest)."
+    + " `make review` asks what is due, then new questions."
 
   /// - Complexity: O(q) for q questions, after reading the ratings once.
   init(questions: [InterviewQuestion], store: RatingsStore, now: Date, schedule: Schedule = Schedule()) {
@@ -31,12 +37,13 @@ struct Readiness {
     self.counts = counts
   }
 
-  /// `interview 3/7 learned, 2 due`, or how to start when no question of the chapter is rated.
+  /// `interview 3/7 seen, 2 due, 1 learned`: seen is rated at least once, due is due now (overdue
+  /// included), learned is `Schedule.isLearned`. With nothing seen yet, how to start.
   func line(_ chapter: Int) -> String {
     let count = counts[chapter] ?? Count()
-    guard count.rated > 0 else { return Style.dim("interview 0/\(count.questions) learned") }
-    let due = count.due > 0 ? Style.yellow(", \(count.due) due") : ""
-    let text = "interview \(count.learned)/\(count.questions) learned"
-    return (count.learned == count.questions ? Style.green(text) : text) + due
+    guard count.rated > 0 else { return Style.dim("interview 0/\(count.questions) seen: make walkthrough-\(chapter)") }
+    let due = ", " + (count.due > 0 ? Style.yellow("\(count.due) due") : "0 due")
+    let learned = ", " + (count.learned == count.questions ? Style.green("\(count.learned) learned") : "\(count.learned) learned")
+    return "interview \(count.rated)/\(count.questions) seen" + due + learned
   }
 }
