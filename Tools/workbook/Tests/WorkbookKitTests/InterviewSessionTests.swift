@@ -50,6 +50,35 @@ struct InterviewSessionTests {
     #expect(RatingsStore(root: workbook.root).load(now: clock.now()).count == 1)
   }
 
+  @Test("s before the answer skips the question without showing its answer or rating it")
+  func skipBeforeTheAnswer() throws {
+    let workbook = try ScratchWorkbook(chapter7: false)
+    let clock = TestClock()
+    let keys = ScriptedKeys("s\n3", clock: clock)
+    let screen = Screen()
+    let questions = Array(sampleQuestions().prefix(2))
+    let outcome = session(keys, clock, screen, root: workbook.root).run(questions) { index, _ in "Q\(index + 1)" }
+    #expect(outcome == InterviewSession.Outcome(rated: [.good], skipped: 1, quit: false))
+    #expect(screen.text.contains("[Enter] show the model answer  [s] skip  [q] quit"), "the prompt names the key")
+    #expect(screen.text.contains("skipped: not rated, the answer not shown."))
+    #expect(!screen.text.contains("One at a time."), "the skipped question's answer is not shown")
+    #expect(screen.text.contains("Lost updates"), "the next question's is")
+    let cards = RatingsStore(root: workbook.root).load(now: clock.now())
+    #expect(cards.keys.sorted() == [questions[1].key])
+  }
+
+  @Test("timed: s skips during the countdown too, and no time is saved")
+  func skipWhileTimed() throws {
+    let workbook = try ScratchWorkbook(chapter7: false)
+    let clock = TestClock()
+    let keys = ScriptedKeys([.wait(3), .press("s")], clock: clock)
+    let screen = Screen()
+    let outcome = session(keys, clock, screen, root: workbook.root, timed: 120).run([sampleQuestions()[0]]) { _, _ in "Q" }
+    #expect(outcome == InterviewSession.Outcome(rated: [], skipped: 1, quit: false))
+    #expect(screen.text.contains("[Enter] done, show the model answer  [s] skip  [q] quit"))
+    #expect(RatingsStore(root: workbook.root).load(now: clock.now()).isEmpty)
+  }
+
   @Test("timed: the countdown is redrawn every second, and the time taken is shown and saved")
   func timed() throws {
     let workbook = try ScratchWorkbook(chapter7: false)
