@@ -98,11 +98,17 @@ def run(arguments, now, stdin=subprocess.DEVNULL):
 
 day1, day2, later = "2026-11-25T09:00:00Z", "2026-11-26T09:00:00Z", "2026-12-20T09:00:00Z"
 
-# 1. A fresh clone: nothing to review, and how to start.
-screen = Terminal(["review"], day1).finish()
+# 1. A fresh clone: without a terminal, review lists the five new questions it would ask and
+# records nothing; with NEW=0, there is nothing to review yet, and how to start.
+listing = run(["review"], day1).stdout
+if not listing.startswith("0 due · 5 new today (up to 5 a day)") or "nothing was recorded" not in listing:
+    fail("a fresh review without a terminal should offer five new questions and say nothing was recorded", listing)
+if os.path.exists(".workbook/review.json"):
+    fail("a review without a terminal should write no ratings")
+screen = Terminal(["review", "--new", "0"], day1).finish()
 if "Nothing to review yet" not in screen or "make walkthrough-1" not in screen:
-    fail("a fresh review should say there is nothing yet and name make walkthrough-1", screen)
-print("✔ a fresh review says there is nothing to review yet and to start with make walkthrough-1")
+    fail("a fresh review with NEW=0 should say there is nothing yet and name make walkthrough-1", screen)
+print("✔ a fresh review offers five new questions (without a terminal: listed, nothing recorded); NEW=0 says to start with make walkthrough-1")
 
 # 2. The walkthrough: Enter shows the answer, one key rates it; Ctrl-C quits and keeps the ratings.
 term = Terminal(["walkthrough", "1"], day1)
@@ -121,20 +127,37 @@ term.press("x")  # not a rating: ignored
 term.press("a")
 term.wait_for("again: back tomorrow.")
 term.wait_for("Question 3 of %d: " % N1)
+term.wait_for("[Enter] show the model answer  [s] skip  [q] quit")
+term.press("s")  # skipped before its answer: not rated
+term.wait_for("skipped: not rated, the answer not shown.")
+term.wait_for("Question 4 of %d: " % N1)
 term.wait_for("[Enter] show the model answer")
 term.press("\x03")
 term.wait_for("Rated 2 of %d (1 again, 1 good)." % N1)
 term.finish()
-print("✔ the walkthrough shows the answer on Enter, rates with one key, and Ctrl-C quits cleanly")
+print("✔ the walkthrough shows the answer on Enter, rates with one key, skips with s, and Ctrl-C quits cleanly")
 
-# 3. The same day: nothing is due yet, and when it will be.
-screen = Terminal(["review"], day1).finish()
+# 2b. The walkthrough again: it resumes at the skipped question 3, the first not rated.
+term = Terminal(["walkthrough", "1"], day1)
+term.wait_for("Resuming at question 3 of %d; 2 rated, %d to go" % (N1, N1 - 2))
+term.wait_for("Question 3 of %d: " % N1)
+term.wait_for("[Enter] show the model answer")
+term.press("q")
+term.wait_for("Nothing rated this time.")
+term.finish()
+print("✔ a second walkthrough resumes at the first question not rated")
+
+# 3. The same day, with NEW=2: nothing is due yet, and when it will be; the two new questions of
+# the day were rated in the walkthrough.
+screen = Terminal(["review", "--new", "2"], day1).finish()
 if "Nothing is due. Next: 2 questions on Thu 26 Nov (in 1 day)." not in screen:
     fail("the ratings should be on disk, due tomorrow", screen)
+if "Today's new questions are done (2 a day)" not in screen:
+    fail("the walkthrough's two first ratings should count against NEW=2", screen)
 
 # 4. The next day, timed: the weakest first, the countdown, the time taken.
-term = Terminal(["review", "--timed", "90"], day2)
-term.wait_for("2 questions due:")
+term = Terminal(["review", "--timed", "90", "--new", "0"], day2)
+term.wait_for("2 due · 0 new today (NEW=0)")
 term.wait_for("Review 1 of 2 · chapter 1: Two tasks each run")
 term.wait_for("1:30 left")
 term.press("\r")
@@ -155,19 +178,45 @@ term.wait_for("Rated 2 of 2 (1 good, 1 easy).")
 term.finish()
 print("✔ the next day, make review asks the again question first, counts down, and shows the time taken")
 
-# 5. Weeks later, without a terminal: what is due is listed, and progress counts it.
+# 5. Weeks later, without a terminal: what is due is listed before the new questions, nothing is
+# recorded, progress counts them, and the walkthrough prints where it would resume.
 listing = run(["review"], later).stdout
-if "2 questions due:" not in listing:
-    fail("without a terminal, review should list what is due", listing)
+if not listing.startswith("2 due · 5 new today (up to 5 a day)") or "nothing was recorded" not in listing:
+    fail("without a terminal, review should list what is due and the new questions, and say nothing was recorded", listing)
 progress = run(["progress"], later).stdout
-if not re.search(r"1  Thread-safe data store .*interview 0/%d learned, 2 due" % N1, progress):
-    fail("progress should show chapter 1's questions as due", progress)
-print("✔ weeks later, review without a terminal lists the 2 due questions and progress shows them")
+if not re.search(r"1  Thread-safe data store .*interview 2/%d seen, 2 due, 0 learned" % N1, progress):
+    fail("progress should show chapter 1's questions as seen and due", progress)
+walk = run(["walkthrough", "1"], later).stdout
+if "Resuming at question 3 of %d" % N1 not in walk or not walk.rstrip().endswith("in a terminal to rate your answers."):
+    fail("without a terminal, the walkthrough should print where it resumes and that nothing was recorded", walk)
+print("✔ weeks later, without a terminal: review lists the 2 due and 5 new questions, progress shows them, nothing is recorded")
+
+# 5b. The rest of chapter 1 rated in a walkthrough; the next one says every question is rated and
+# offers the 2 due ones, the weaker (good) before the easy one.
+term = Terminal(["walkthrough", "1"], later)
+for number in range(3, N1 + 1):
+    term.wait_for("Question %d of %d: " % (number, N1))
+    term.wait_for("[Enter] show the model answer")
+    term.press("\r")
+    term.wait_for("How did you answer?")
+    term.press("3")
+    term.wait_for("good: back tomorrow.")
+term.wait_for("Rated %d of %d" % (N1 - 2, N1 - 2))
+term.finish()
+term = Terminal(["walkthrough", "1"], later)
+term.wait_for("All %d questions of chapter 1 are rated; 2 are due now." % N1)
+term.wait_for("[d] the 2 due now  [1] start over at question 1  [q] quit")
+term.press("d")
+term.wait_for("Question 2 of %d: Two tasks each run" % N1)
+term.wait_for("[Enter] show the model answer")
+term.press("q")
+term.finish()
+print("✔ once every question is rated, the walkthrough says so and offers the 2 due ones")
 
 # 6. A corrupt file is set aside, in one line, and review goes on.
 with open(".workbook/review.json", "w") as file:
     file.write("{ not json")
-result = run(["review"], later)
+result = run(["review", "--new", "0"], later)
 aside = [name for name in os.listdir(".workbook") if name.startswith("review.json.corrupt-")]
 if len(aside) != 1 or len(result.stderr.strip().splitlines()) != 1 or "set aside" not in result.stderr:
     fail("a corrupt file should be set aside and reported in one line: %r, %r" % (aside, result.stderr))
