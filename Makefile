@@ -94,9 +94,8 @@ compare-%: $(WORKBOOK) ## diff your chapter N against the reference answer
 reset-%: $(WORKBOOK) ## put chapter N's starter back (your code is saved aside first)
 	@$(WORKBOOK) reset $*
 
-walkthrough-%: $(WORKBOOK) ## interview practice: one question at a time, then rate your answer (s skips)
-##      (again)             resumes at the first question not yet rated
-##      FROM=K              start at question K, rated or not; FROM=1 starts over
+walkthrough-%: $(WORKBOOK) ## interview practice, one question at a time, rated as you go; run again, it resumes
+##      FROM=K              start at question K, rated or not (FROM=1 starts over); s skips a question
 ##      TIMED=1             a two-minute countdown per answer (see `make review`)
 	@$(WORKBOOK) walkthrough $* $(if $(FROM),--from $(FROM))
 
