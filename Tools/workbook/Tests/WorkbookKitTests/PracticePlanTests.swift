@@ -273,3 +273,23 @@ struct ReadinessTests {
     #expect(readiness().counts[7]?.learned == 1)
   }
 }
+
+/// `FROM=`, `--restart` and `NEW=` as the commands read them.
+@Suite("Practice arguments")
+struct PracticeArgumentsTests {
+  @Test("walkthrough: --from K, --restart is --from 1, nothing resumes; 0 is refused")
+  func walkthrough() throws {
+    #expect(try WalkthroughCommand(["1"]).from == nil)
+    #expect(try WalkthroughCommand(["1", "--from", "4"]).from == 4)
+    #expect(try WalkthroughCommand(["--restart", "2"]).from == 1)
+    #expect(throws: UsageError("--from needs a question number, 1 or more, not 0")) { try WalkthroughCommand(["1", "--from", "0"]) }
+  }
+
+  @Test("review: --new K from 0, five without it")
+  func review() throws {
+    #expect(try ReviewCommand([]).newPerDay == 5)
+    #expect(try ReviewCommand(["--new", "0"]).newPerDay == 0)
+    #expect(try ReviewCommand(["--new", "12", "--limit", "3"]).newPerDay == 12)
+    #expect(throws: UsageError("NEW takes how many new questions a day, 0 or more; not x")) { try ReviewCommand(["--new", "x"]) }
+  }
+}
