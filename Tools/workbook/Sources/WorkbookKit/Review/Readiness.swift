@@ -16,8 +16,8 @@ struct Readiness {
 
   /// What the interview columns of `make progress` mean.
   static let legend =
-    "Interview: seen = rated at least once; due = due for review now; learned = your last answer was good or easy"
-    + " and SM-2 spaced it \(Schedule.learnedInterval) days or more (the third right answer in a row at the earliest)."
+    "Interview: seen = rated at least once; due = due for review now; learned = your last answer was good or easy\n"
+    + "and SM-2 spaced it \(Schedule.learnedInterval) days or more (at the earliest, the third right answer in a row)."
     + " `make review` asks what is due, then new questions."
 
   /// - Complexity: O(q) for q questions, after reading the ratings once.
