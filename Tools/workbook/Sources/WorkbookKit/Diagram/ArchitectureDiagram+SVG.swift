@@ -403,14 +403,18 @@ struct DiagramLayout {
         + "\(Self.escape(layer.name))</text>\n"
       for (b, box) in layer.boxes.enumerated() {
         let rect = boxes[l][b]
+        // A box with fewer lines than the tallest of its layer has its text centred in it.
+        let lines = box.lines ?? []
+        let own = Self.boxTitleBaseline + Double(lines.count) * Self.lineStep + Self.boxBottomPadding
+        let top = rect.y + ((rect.height - own) / 2).rounded()
         out +=
           "<rect x=\"\(Self.number(rect.x))\" y=\"\(Self.number(rect.y))\" width=\"\(Self.number(rect.width))\" height=\"\(Self.number(rect.height))\" "
           + "rx=\"4\" fill=\"white\" stroke=\"\(Self.boxStroke)\" stroke-width=\"1.5\"/>\n"
         out +=
-          "<text x=\"\(Self.number(rect.midX))\" y=\"\(Self.number(rect.y + Self.boxTitleBaseline))\" text-anchor=\"middle\" font-weight=\"bold\">"
+          "<text x=\"\(Self.number(rect.midX))\" y=\"\(Self.number(top + Self.boxTitleBaseline))\" text-anchor=\"middle\" font-weight=\"bold\">"
           + "\(Self.escape(box.title))</text>\n"
-        for (n, line) in (box.lines ?? []).enumerated() {
-          let y = rect.y + Self.boxTitleBaseline + Double(n + 1) * Self.lineStep
+        for (n, line) in lines.enumerated() {
+          let y = top + Self.boxTitleBaseline + Double(n + 1) * Self.lineStep
           out +=
             "<text x=\"\(Self.number(rect.midX))\" y=\"\(Self.number(y))\" text-anchor=\"middle\" fill=\"\(Self.ink)\">\(Self.escape(line))</text>\n"
         }
