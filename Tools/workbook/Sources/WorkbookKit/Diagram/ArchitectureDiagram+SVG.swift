@@ -356,6 +356,18 @@ struct DiagramLayout {
       Self.textWidth(diagram.title, bold: true, size: Self.titleSize) + Self.margin,
       (notes.map { Self.textWidth($0) }.max() ?? 0) + Self.margin)
     width = (max(contentRight, textRight) + Self.margin).rounded(.up)
+    // When the title or a note is wider than the boxes and their labels, these move to the middle
+    // of the room right of the layer names.
+    let shift = ((width - Self.margin - contentRight) / 2).rounded(.down)
+    if shift > 0 {
+      for l in boxes.indices {
+        for c in boxes[l].indices { boxes[l][c].x += shift }
+      }
+      for i in placed.indices {
+        placed[i].points = placed[i].points.map { ($0.x + shift, $0.y) }
+        placed[i].labelAt?.x += shift
+      }
+    }
     bands = layers.indices.map { l in
       Rect(x: Self.margin, y: tops[l], width: width - 2 * Self.margin, height: heights[l] + 2 * Self.bandPadding)
     }
@@ -467,7 +479,9 @@ struct DiagramLayout {
     return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
   }
 
-  /// How wide `text` is drawn in Helvetica (or Arial, which has the same widths) at `size`.
+  /// How wide `text` is drawn at `size`, with room to spare: Helvetica's widths (Arial's and
+  /// Liberation Sans's are the same), and a tenth more (a fifth in bold) for the sans serif drawn
+  /// where none of those is installed, DejaVu Sans on many Linux systems, which is that much wider.
   static func textWidth(_ text: String, bold: Bool = false, size: Double = fontSize) -> Double {
     let table = bold ? helveticaBold : helvetica
     var units = 0
@@ -483,12 +497,8 @@ struct DiagramLayout {
         units += 1_000  // dashes, ellipses, arrows, CJK and emoji: a whole em
       }
     }
-    return Double(units) * size / 1_000 * widthAllowance
+    return Double(units) * size / 1_000 * (bold ? 1.2 : 1.1)
   }
-
-  /// Room for a fallback font: where neither Helvetica nor Arial is installed (Linux), the sans
-  /// serif drawn instead (DejaVu Sans) is up to about a tenth wider.
-  static let widthAllowance = 1.1
 
   /// The advance widths of the printable ASCII characters (32–126) in thousandths of an em, from
   /// Adobe's Helvetica font metrics (the Core 14 AFM files).
