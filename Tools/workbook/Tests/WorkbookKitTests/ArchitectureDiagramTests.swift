@@ -223,6 +223,12 @@ struct ArchitectureDiagramTests {
     #expect(try Self.wellFormed(first))
   }
 
+  @Test("the example draws to the SVG kept beside it, byte for byte (after a change on purpose: workbook figures, then copy it)")
+  func golden() throws {
+    let kept = try Data(contentsOf: URL(fileURLWithPath: Self.fixture.replacingOccurrences(of: ".json", with: ".svg")))
+    #expect(Data(try Diagram.load(Self.fixture).svg.utf8) == kept)
+  }
+
   @Test("an arrow between neighbours in a layer runs from side to side")
   func withinLayer() throws {
     var diagram = Self.diagram(layers: 1, boxes: 2)
