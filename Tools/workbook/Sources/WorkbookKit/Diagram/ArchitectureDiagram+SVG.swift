@@ -59,7 +59,7 @@ struct DiagramLayout {
 
   /// How an arrow is drawn.
   enum Route {
-    /// Side to side between neighbours in one layer; `pair` counts the arrows between the two.
+    /// Side to side between neighbours in one layer: the `index`-th of the `of` arrows between the two.
     case side(index: Int, of: Int)
     /// A straight line between a bottom edge and a top edge.
     case straight
