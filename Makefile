@@ -232,8 +232,10 @@ bench-%: requirements ## your chapter N timed next to the reference answer and t
 	@$(BENCH_SCRATCH)/bench-$*-answer/release/workbook-bench --compare $* --yours $(BENCH_SCRATCH)/bench-$*-yours/release/workbook-bench \
 	  $(if $(filter 1 yes true,$(QUICK)),--quick)
 
-figures: ## redraw the chapters' SVG figures from seeded simulations
+figures: $(WORKBOOK) ## redraw the SVG figures: the charts from seeded simulations, and each
+##                          drill's figures/reference-design.json to the reference-design.svg beside it
 	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)
+	@$(WORKBOOK) figures
 
 # The trials `make test` runs, after actionlint on .github/workflows (installed into .build/ on
 # first use; skipped with a note when it cannot be, unless CI=true).

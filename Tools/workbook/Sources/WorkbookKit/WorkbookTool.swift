@@ -20,6 +20,7 @@ public enum WorkbookTool {
       CheckCommand.self,
       CheckStarterCommand.self,
       FingerprintCommand.self,
+      FiguresCommand.self,
       MutantsCommand.self,
       VariantsCommand.self,
       HelpCommand.self,
