@@ -89,8 +89,8 @@ done
 
 if [ ${#missing[@]} -gt 0 ]; then
   {
-    echo "make demo runs your own code for the feed (chapter 6) and the chapters it composes, and"
-    echo "these of them are not done yet:"
+    echo "make demo runs your own code for chapters ${chapters// /, } (the feed and what it composes),"
+    echo "and not all of it is done yet:"
     printf '%s\n' "${problems[@]}"
     echo "A chapter counts as done when its last make chapter-N passed every exercise and nothing in"
     echo "Sources/<Module> changed since. Until then, the reference answers can stand in for it:"

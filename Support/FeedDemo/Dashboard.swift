@@ -21,10 +21,10 @@ struct Snapshot {
   var lines: [String] {
     [
       "phase     \(phase)",
-      "screen    \(posts) posts (\(duplicates) duplicates) · \(status)",
-      "server    \(server.pageRequests) feed page requests, retries included (\(server.pagesAnswered) answered 200) · "
-        + "\(server.resent) resent after a refusal · \(server.refreshes) token refreshes",
-      "images    \(imagesAsked) asked by the cells · \(server.imageDownloads) downloaded · ImageLoader.metrics: "
+      "screen    posts \(posts), duplicates \(duplicates) · \(status)",
+      "server    feed page requests \(server.pageRequests), retries included (answered 200: \(server.pagesAnswered)) · "
+        + "sent again after a refusal \(server.resent) · token refreshes \(server.refreshes)",
+      "images    asked by the cells \(imagesAsked) · downloaded \(server.imageDownloads) · ImageLoader.metrics: "
         + "memory \(memoryHits), disk \(diskHits)",
     ]
   }

@@ -230,7 +230,7 @@ await phase("4. chaos: every access token expired") {
       group.addTask { _ = try? await actions.toggleLike(postID: post.id) }
     }
   }
-  return "10 likes at once, \(server.refreshCount - before) token refreshes"
+  return "10 likes at once, token refreshes: \(server.refreshCount - before)"
 }
 
 await phase("5. a comment whose first attempt fails") {
