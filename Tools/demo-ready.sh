@@ -66,7 +66,7 @@ done_or_why() {
   fi
   edited="$(find "Sources/$module" -type f -newer "$summary" ! -path '*/.*' ! -path '*/xcuserdata/*' 2>/dev/null | head -1)"
   if [ -n "$edited" ]; then
-    echo "${edited#Sources/} changed since it was last graded: make chapter-$number"
+    echo "$edited changed since it was last graded: make chapter-$number"
     return 1
   fi
 }
@@ -97,9 +97,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     both="$(printf '%s\n' $reference "${missing[@]}" | sort -n | paste -sd, -)"
     all="$(printf '%s\n' $chapters | sort -n | paste -sd, -)"
     if [ "$both" != "$all" ]; then
-      echo "  make demo REFERENCE=$both    the reference for the chapters above, yours for the rest"
+      printf '  %-32s %s\n' "make demo REFERENCE=$both" "the reference in place of the chapters above"
     fi
-    echo "  make demo REFERENCE=$all    the reference feed alone"
+    printf '  %-32s %s\n' "make demo REFERENCE=$all" "the reference feed alone"
   } >&2
   exit 1
 fi
