@@ -267,6 +267,7 @@ counters["imagesAsked"] = imagesAsked
 let metrics = await loader.metrics
 counters["memoryHits"] = metrics.memoryHits
 counters["diskHits"] = metrics.diskHits
+counters["withoutDownload"] = metrics.requests - metrics.networkFetches - metrics.failures
 
 server.stop()
 let offlineRepository = FeedRepository(api: api, pageSize: 20)
