@@ -147,17 +147,17 @@ enum Comparison {
       Swift.print(line(row, yours, reference, mark: "≠"))
     }
     Swift.print("  " + label("time for the whole script (s)") + String(format: "%9.1f%11.1f", yours.seconds, reference.seconds))
-    Swift.print("\n  Which cache tier answered moves with timing, even for the same code: a view that asks for an")
-    Swift.print("  image while another's load is in flight joins it; a moment later, it is a memory hit.")
-    for row in Counters.timingRows { Swift.print(line(row, yours, reference, mark: "~")) }
     Swift.print("")
     if differing == 0 {
-      Swift.print("Every count above the line on timing is the reference's.")
+      Swift.print("Every count in the table is the reference's.")
     } else {
-      Swift.print("\(differing) of the \(Counters.rows.count) counts above the line on timing differ from the reference's (≠). Not every")
-      Swift.print("difference is a bug (a loader may count its own calls differently), but a page requested twice,")
-      Swift.print("a duplicate on screen or a second token refresh is one.")
+      Swift.print("\(differing) of the \(Counters.rows.count) counts in the table differ from the reference's (≠). Not every difference is")
+      Swift.print("a bug (a loader may count its own calls differently), but a page requested twice, a duplicate on")
+      Swift.print("screen or a second token refresh is one.")
     }
+    Swift.print("\nNot compared: which cache tier answered moves with timing, even for the same code. A view that asks")
+    Swift.print("for an image while another view's load is in flight joins that load; a moment later, it is a memory hit.")
+    for row in Counters.timingRows { Swift.print(line(row, yours, reference, mark: "~")) }
   }
 
   static func print(alone counters: Counters) {
