@@ -43,8 +43,8 @@ final class Watchdog: Sendable {
         guard let phase = current.withLock({ $0 }), phase.start.duration(to: .now) > limit else { continue }
         FileHandle.standardError.write(
           Data(
-            ("\nfeed-demo (\(BuiltFrom.name)): phase \"\(phase.name)\" has not finished after \(limit.components.seconds) s, and the "
-              + "reference finishes it in a few: something waits for ever. `make chapter-6` grades the feed and says where.\n").utf8))
+            ("\nfeed-demo (\(BuiltFrom.name)): phase \"\(phase.name)\" has not finished after \(limit.components.seconds) s (the "
+              + "reference needs a few): something in the code under it waits forever. `make chapter-6` grades the feed.\n").utf8))
         exit(3)
       }
     }
