@@ -120,9 +120,40 @@ server: requirements ## the local practice API server, to poke with curl (chapte
 drill: $(WORKBOOK) ## a timed mock system-design interview: design an iOS feed
 	@$(WORKBOOK) drill
 
-demo: requirements ## the capstone feed against the practice server, with a live dashboard (under a minute)
-	@WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) build --scratch-path .build/demo --product feed-demo -q
-	@.build/demo/debug/feed-demo $(DEMO_FLAGS)
+# `make demo` builds the feed twice, like `make bench-N`: from your chapters (the capstone and
+# the chapters its exercises.json composes; REFERENCE= swaps in answers/ for those it names) and
+# from answers/ alone. The two have the same module names, so one program cannot hold both: your
+# build runs the script first and writes its counts, and the reference build runs it again and
+# prints both. Tools/demo-ready.sh first checks, building nothing, that each chapter of yours
+# passed its last grading and has not changed since; with REFERENCE= naming them all, only the
+# reference is built and run.
+comma := ,
+empty :=
+space := $(empty) $(empty)
+FEED_CHAPTERS := $(sort 6 $(shell sed -n 's/.*"composes": *\[\([0-9, ]*\)\].*/\1/p' Chapters/06-feed/exercises.json | tr ',' ' '))
+DEMO_REFERENCE := $(sort $(subst $(comma),$(space),$(REFERENCE)))
+DEMO_YOURS := $(filter-out $(DEMO_REFERENCE),$(FEED_CHAPTERS))
+DEMO_YOURS_SCRATCH := .build/demo/yours$(if $(DEMO_REFERENCE),-reference-$(subst $(space),-,$(DEMO_REFERENCE)))
+DEMO_COUNTS := .build/demo/your-counts.txt
+demo: requirements ## your capstone feed (your chapters 1, 3, 4, 6) live against the practice server,
+##                          then the reference answers on the same script, and the counts side by side
+##      REFERENCE=3,4       the reference answers of these chapters in place of yours
+##                          (REFERENCE=1,3,4,6: the reference feed alone, run once)
+	@Tools/demo-ready.sh "$(FEED_CHAPTERS)" "$(REFERENCE)"
+	@echo "== building the demo$(if $(DEMO_YOURS), from your code and from answers/,) (the first build takes minutes)"
+	@if [ -n "$(DEMO_YOURS)" ]; then \
+	  WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=$(subst $(space),$(comma),$(DEMO_REFERENCE)) WORKBOOK_TOOLS=1 $(SWIFT) build \
+	    --scratch-path $(DEMO_YOURS_SCRATCH) --product feed-demo -q 2>&1 | grep -v '^\['; \
+	  test $${PIPESTATUS[0]} -eq 0 || { echo "make demo: your code does not build; make chapter-6 shows why" >&2; exit 1; }; fi
+	@WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) build --scratch-path .build/demo/reference --product feed-demo -q 2>&1 \
+	  | grep -v '^\['; test $${PIPESTATUS[0]} -eq 0
+	@if [ -z "$(DEMO_YOURS)" ]; then .build/demo/reference/debug/feed-demo $(DEMO_FLAGS); exit; fi; \
+	rm -f $(DEMO_COUNTS); \
+	$(DEMO_YOURS_SCRATCH)/debug/feed-demo --counters $(DEMO_COUNTS) $(DEMO_FLAGS); status=$$?; \
+	if [ $$status -ne 0 ] || [ ! -f $(DEMO_COUNTS) ]; then \
+	  echo "make demo: your feed stopped before the end of the script (exit status $$status); make chapter-6 grades it," \
+	    "and make demo REFERENCE=$(subst $(space),$(comma),$(FEED_CHAPTERS)) shows the reference" >&2; exit 1; fi; \
+	echo ""; .build/demo/reference/debug/feed-demo --quiet --compare $(DEMO_COUNTS)
 
 ##@ Maintain
 test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answers pass with

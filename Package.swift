@@ -178,11 +178,14 @@ if tools {
 }
 
 // `make demo`: the capstone's feed against the practice server, with a live terminal dashboard.
+// `DEMO_REFERENCE_<N>` tells the demo which chapters this build took from answers/, so what it
+// says it ran is what was compiled.
 if tools && chapters.contains(where: { $0.module == "Feed" }) {
+  let referenceDefines = chapters.filter { fromAnswers.contains($0.number) }.map { SwiftSetting.define("DEMO_REFERENCE_\($0.number)") }
   targets.append(
     .executableTarget(
       name: "feed-demo", dependencies: ["Feed", "PracticeServer"], path: "Support/FeedDemo",
-      swiftSettings: swiftSettings))
+      swiftSettings: swiftSettings + referenceDefines))
 }
 
 let package = Package(
