@@ -15,9 +15,10 @@ struct ProgressCommand: Command {
     print(Style.bold("Your progress") + Style.dim(" (from the last `make chapter-N` of each chapter)") + "\n")
     let catalog = try Catalog.load()
     let readiness = Readiness(questions: InterviewQuestion.loadAll(catalog), store: RatingsStore(), now: SystemClock().now())
+    let drills = DrillProgress(catalog, now: SystemClock().now())
     for chapter in catalog.chapters {
       let title = padded("\(chapter.number)  \(chapter.title)", 40)
-      let interview = "  " + readiness.line(chapter.number)
+      let interview = drills.column(chapter.number) + "  " + readiness.line(chapter.number)
       guard let result = Summary.load(chapter) else {
         print("  \(title) \(progressBar(done: 0, total: 1)) \(padded("not graded yet: make chapter-\(chapter.number)", 30))\(interview)")
         continue
@@ -27,6 +28,7 @@ struct ProgressCommand: Command {
       let count = padded("\(done)/\(result.exercises.count)", 5)
       print("  \(title) \(progressBar(done: done, total: result.exercises.count)) \(count)\(interview)\(stale)")
     }
+    if let line = drills.beyondLine { print(line) }
     print(
       Style.dim(
         "\nInterview: a question is learned when your last answer was good or easy and it comes back in \(Schedule.learnedInterval) days or more. `make review` asks what is due."
