@@ -115,12 +115,12 @@ flashcards: $(WORKBOOK) ## every interview question as an Anki deck, one per cha
 server: requirements ## the local practice API server, to poke with curl (chapter 3 on); Ctrl-C stops it
 	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)
 
-drill: $(WORKBOOK) ## every design drill: its length in minutes and your last score
-	@$(WORKBOOK) drill
-
 # `make drill-6` runs chapter 6's drill, `make drill-chat` one of Drills/drills.json.
 drill-%: $(WORKBOOK) ## a timed mock system-design interview: N = {chapters}, or chat, sync, upload, analytics
 	@$(WORKBOOK) drill $*
+
+drill: $(WORKBOOK) ## every design drill: its length in minutes and your last score
+	@$(WORKBOOK) drill
 
 demo: requirements ## the capstone feed against the practice server, with a live dashboard (under a minute)
 	@WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) build --scratch-path .build/demo --product feed-demo -q

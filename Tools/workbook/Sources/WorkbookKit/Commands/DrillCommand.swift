@@ -44,13 +44,16 @@ struct DrillCommand: Command {
     guard let first = catalog.drills.first else {
       return "No drill yet: a chapter names its drill in exercises.json (\"extras\": { \"drill\": \"drill.md\" })."
     }
+    func named(_ drill: Drill) -> String {
+      drill.title + (drill.reuses.isEmpty ? "" : " (ch. \(drill.reuses.map(String.init).joined(separator: ", ")))")
+    }
+    let width = catalog.drills.map { named($0).count }.max().map { $0 + 2 } ?? 0
     var lines = [Style.bold("Design drills") + Style.dim(" (timed mock system-design interviews)"), ""]
-    lines.append(Style.dim("  \(padded("id", 11))\(padded("drill", 44))\(padded("length", 9))last score"))
+    lines.append(Style.dim("  \(padded("id", 11))\(padded("drill", width))\(padded("length", 9))last score"))
     for drill in catalog.drills {
       let minutes = (try? script(TextFile.contents(path(drill.file, in: root), shown: drill.file))).map {
         "\($0.minutes) min"
       }
-      let reuses = drill.reuses.isEmpty ? "" : " (ch. \(drill.reuses.map(String.init).joined(separator: ", ")))"
       var score = Style.dim("not tried")
       if let last = history.last(drill.id) {
         score = "\(last.total)/100 on \(DrillHistory.day(last.date, calendar: calendar))"
@@ -58,7 +61,7 @@ struct DrillCommand: Command {
           score += Style.yellow(due <= now ? ", due again" : ", back on \(DrillHistory.day(due, calendar: calendar))")
         }
       }
-      lines.append("  \(padded(drill.id, 11))\(padded(drill.title + reuses, 44))\(padded(minutes ?? "missing", 9))\(score)")
+      lines.append("  \(padded(drill.id, 11))\(padded(named(drill), width))\(padded(minutes ?? "missing", 9))\(score)")
     }
     let other = catalog.drills.first { $0.chapter == nil }.map { " or make drill-\($0.id)" } ?? ""
     lines.append("")

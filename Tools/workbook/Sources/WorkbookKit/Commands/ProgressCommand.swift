@@ -17,6 +17,7 @@ struct ProgressCommand: Command {
     let readiness = Readiness(questions: InterviewQuestion.loadAll(catalog), store: RatingsStore(), now: SystemClock().now())
     let drills = DrillProgress(catalog, now: SystemClock().now())
     for chapter in catalog.chapters {
+      defer { if chapter.number == catalog.chapters.last?.number, let line = drills.beyondLine { print(line) } }  // under the last row
       let title = padded("\(chapter.number)  \(chapter.title)", 40)
       let interview = drills.column(chapter.number) + "  " + readiness.line(chapter.number)
       guard let result = Summary.load(chapter) else {
@@ -28,7 +29,6 @@ struct ProgressCommand: Command {
       let count = padded("\(done)/\(result.exercises.count)", 5)
       print("  \(title) \(progressBar(done: done, total: result.exercises.count)) \(count)\(interview)\(stale)")
     }
-    if let line = drills.beyondLine { print(line) }
     print(
       Style.dim(
         "\nInterview: a question is learned when your last answer was good or easy and it comes back in \(Schedule.learnedInterval) days or more. `make review` asks what is due."

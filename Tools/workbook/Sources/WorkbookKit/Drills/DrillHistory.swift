@@ -155,11 +155,11 @@ struct DrillProgress {
     return "  drill " + styled + String(repeating: " ", count: max(0, width - 8 - text.count))
   }
 
-  /// `Drills beyond the chapters: chat 80/100, sync not tried`; nil when there are none.
+  /// `Drills beyond the chapters: chat 80/100; sync not tried`; nil when there are none.
   var beyondLine: String? {
     let beyond = drills.filter { $0.chapter == nil }
     guard !beyond.isEmpty else { return nil }
-    let scores = beyond.map { "\($0.id) \(score($0.id).styled)" }.joined(separator: ", ")
+    let scores = beyond.map { "\($0.id) \(score($0.id).styled)" }.joined(separator: "; ")
     return "  Drills beyond the chapters: \(scores) (make drill lists them)"
   }
 
