@@ -78,19 +78,19 @@ enum DrillFixture {
   static func drills(_ workbook: ScratchWorkbook) throws -> DrillCatalog {
     try DrillCatalog.load(Catalog.load(root: workbook.root), root: workbook.root)
   }
-}
 
-/// Text without the terminal's colours, which `Style` adds when the tests run on a terminal.
-func plain(_ text: String) -> String {
-  text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
-}
+  /// Text without the terminal's colours, which `Style` adds when the tests run on a terminal.
+  static func plain(_ text: String) -> String {
+    text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+  }
 
-func date(_ iso: String) -> Date {
-  ISO8601DateFormatter().date(from: iso)!
-}
+  static func date(_ iso: String) -> Date {
+    ISO8601DateFormatter().date(from: iso)!
+  }
 
-func attempt(_ drill: String?, _ total: Int, on iso: String) -> DrillHistory.Attempt {
-  DrillHistory.Attempt(date: date(iso), drill: drill, scores: ["Requirements": total], total: total, secondsPerPhase: [])
+  static func attempt(_ drill: String?, _ total: Int, on iso: String) -> DrillHistory.Attempt {
+    DrillHistory.Attempt(date: date(iso), drill: drill, scores: ["Requirements": total], total: total, secondsPerPhase: [])
+  }
 }
 
 @Suite("Drills: the list, ids and the history")
@@ -102,9 +102,9 @@ struct DrillListTests {
     let drills = try DrillFixture.drills(workbook)
     #expect(drills.ids == ["7", "chat"])
     #expect(drills.drills.map(\.title) == ["Count things", "Design a chat client"])
-    let text = plain(
+    let text = DrillFixture.plain(
       DrillCommand.listing(
-        drills, history: DrillHistory(attempts: []), now: date("2026-11-25T18:00:00Z"), root: workbook.root,
+        drills, history: DrillHistory(attempts: []), now: DrillFixture.date("2026-11-25T18:00:00Z"), root: workbook.root,
         calendar: utcCalendar()))
     let lines = text.components(separatedBy: "\n")
     #expect(lines.contains { $0.hasPrefix("  7 ") && $0.contains("Count things") && $0.contains("45 min") && $0.hasSuffix("not tried") })
@@ -120,12 +120,12 @@ struct DrillListTests {
     let workbook = try ScratchWorkbook()
     try DrillFixture.add(to: workbook)
     let history = DrillHistory(attempts: [
-      attempt("7", 40, on: "2026-11-20T10:00:00Z"), attempt("7", 82, on: "2026-11-24T10:00:00Z"),
-      attempt("chat", 55, on: "2026-11-25T10:00:00Z"),
+      DrillFixture.attempt("7", 40, on: "2026-11-20T10:00:00Z"), DrillFixture.attempt("7", 82, on: "2026-11-24T10:00:00Z"),
+      DrillFixture.attempt("chat", 55, on: "2026-11-25T10:00:00Z"),
     ])
-    let text = plain(
+    let text = DrillFixture.plain(
       DrillCommand.listing(
-        try DrillFixture.drills(workbook), history: history, now: date("2026-11-25T18:00:00Z"), root: workbook.root,
+        try DrillFixture.drills(workbook), history: history, now: DrillFixture.date("2026-11-25T18:00:00Z"), root: workbook.root,
         calendar: utcCalendar()))
     let lines = text.components(separatedBy: "\n")
     #expect(lines.contains { $0.hasPrefix("  7 ") && $0.hasSuffix("82/100 on Tue 24 Nov") })
@@ -137,7 +137,7 @@ struct DrillListTests {
     let workbook = try ScratchWorkbook()
     try DrillFixture.add(to: workbook)
     try workbook.remove("Drills/chat/drill.md")
-    let text = plain(
+    let text = DrillFixture.plain(
       DrillCommand.listing(
         try DrillFixture.drills(workbook), history: DrillHistory(attempts: []), now: Date(), root: workbook.root))
     #expect(text.components(separatedBy: "\n").contains { $0.hasPrefix("  chat ") && $0.contains("missing") })
@@ -188,7 +188,8 @@ struct DrillListTests {
     #expect(history.last("1")?.total == 50)
     #expect(history.last("sync") == nil)
 
-    try DrillHistory.save(history.attempts + [attempt("sync", 90, on: "2026-11-05T09:00:00Z")], to: workbook.root + "/" + DrillHistory.relativePath)
+    try DrillHistory.save(
+      history.attempts + [DrillFixture.attempt("sync", 90, on: "2026-11-05T09:00:00Z")], to: workbook.root + "/" + DrillHistory.relativePath)
     let saved = try workbook.read(".workbook/drill-history.json")
     #expect(saved.contains(#""drill" : "sync""#))
     let again = DrillHistory.read(root: workbook.root) { _ in Issue.record("the file reads") }
@@ -207,36 +208,40 @@ struct DrillReviewTests {
   @Test("a last score of 69 brings the drill back from the start of the second day after; 70 never does")
   func dueRule() {
     let calendar = utcCalendar()
-    let low = DrillHistory(attempts: [attempt("7", 69, on: "2026-11-25T18:00:00Z")])
-    #expect(low.dueDate("7", calendar: calendar) == date("2026-11-27T00:00:00Z"))
-    #expect(!low.isDue("7", at: date("2026-11-26T23:59:59Z"), calendar: calendar), "not the day before")
-    #expect(low.isDue("7", at: date("2026-11-27T00:00:00Z"), calendar: calendar), "from the start of the day it is due")
-    #expect(low.isDue("7", at: date("2026-12-20T00:00:00Z"), calendar: calendar), "and after, until a better attempt")
+    let low = DrillHistory(attempts: [DrillFixture.attempt("7", 69, on: "2026-11-25T18:00:00Z")])
+    #expect(low.dueDate("7", calendar: calendar) == DrillFixture.date("2026-11-27T00:00:00Z"))
+    #expect(!low.isDue("7", at: DrillFixture.date("2026-11-26T23:59:59Z"), calendar: calendar), "not the day before")
+    #expect(low.isDue("7", at: DrillFixture.date("2026-11-27T00:00:00Z"), calendar: calendar), "from the start of the day it is due")
+    #expect(low.isDue("7", at: DrillFixture.date("2026-12-20T00:00:00Z"), calendar: calendar), "and after, until a better attempt")
 
-    let passing = DrillHistory(attempts: [attempt("7", 70, on: "2026-11-25T18:00:00Z")])
+    let passing = DrillHistory(attempts: [DrillFixture.attempt("7", 70, on: "2026-11-25T18:00:00Z")])
     #expect(passing.dueDate("7", calendar: calendar) == nil)
-    #expect(!passing.isDue("7", at: date("2026-12-20T00:00:00Z"), calendar: calendar))
+    #expect(!passing.isDue("7", at: DrillFixture.date("2026-12-20T00:00:00Z"), calendar: calendar))
 
-    let improved = DrillHistory(attempts: [attempt("7", 30, on: "2026-11-20T18:00:00Z"), attempt("7", 75, on: "2026-11-24T18:00:00Z")])
-    #expect(!improved.isDue("7", at: date("2026-12-20T00:00:00Z"), calendar: calendar), "the last attempt counts")
-    #expect(!DrillHistory(attempts: []).isDue("7", at: date("2026-12-20T00:00:00Z"), calendar: calendar), "never tried: never due")
+    let improved = DrillHistory(attempts: [
+      DrillFixture.attempt("7", 30, on: "2026-11-20T18:00:00Z"), DrillFixture.attempt("7", 75, on: "2026-11-24T18:00:00Z"),
+    ])
+    #expect(!improved.isDue("7", at: DrillFixture.date("2026-12-20T00:00:00Z"), calendar: calendar), "the last attempt counts")
+    #expect(!DrillHistory(attempts: []).isDue("7", at: DrillFixture.date("2026-12-20T00:00:00Z"), calendar: calendar), "never tried: never due")
   }
 
   @Test("make review lists the drills due, and with a chapter only that chapter's")
   func reviewNote() {
     let calendar = utcCalendar()
-    let history = DrillHistory(attempts: [attempt("7", 69, on: "2026-11-25T18:00:00Z"), attempt("chat", 40, on: "2026-11-24T08:00:00Z")])
+    let history = DrillHistory(attempts: [
+      DrillFixture.attempt("7", 69, on: "2026-11-25T18:00:00Z"), DrillFixture.attempt("chat", 40, on: "2026-11-24T08:00:00Z"),
+    ])
     #expect(
-      history.reviewNote(drills, chapter: nil, now: date("2026-11-26T12:00:00Z"), calendar: calendar).map(plain) == """
+      history.reviewNote(drills, chapter: nil, now: DrillFixture.date("2026-11-26T12:00:00Z"), calendar: calendar).map(DrillFixture.plain) == """
         1 drill due again (the last score below 70):
           make drill-chat      Design a chat client: 40/100 on Tue 24 Nov
         """)
-    #expect(history.reviewNote(drills, chapter: 7, now: date("2026-11-26T12:00:00Z"), calendar: calendar) == nil)
-    let both = history.reviewNote(drills, chapter: nil, now: date("2026-11-27T00:00:00Z"), calendar: calendar).map(plain)
+    #expect(history.reviewNote(drills, chapter: 7, now: DrillFixture.date("2026-11-26T12:00:00Z"), calendar: calendar) == nil)
+    let both = history.reviewNote(drills, chapter: nil, now: DrillFixture.date("2026-11-27T00:00:00Z"), calendar: calendar).map(DrillFixture.plain)
     #expect(both?.hasPrefix("2 drills due again") == true)
     #expect(both?.contains("  make drill-7         Count things: 69/100 on Wed 25 Nov") == true)
     #expect(
-      history.reviewNote(drills, chapter: 7, now: date("2026-11-27T00:00:00Z"), calendar: calendar).map(plain)?
+      history.reviewNote(drills, chapter: 7, now: DrillFixture.date("2026-11-27T00:00:00Z"), calendar: calendar).map(DrillFixture.plain)?
         .contains("make drill-chat") == false)
     #expect(DrillHistory(attempts: []).reviewNote(drills, chapter: nil, now: Date(), calendar: calendar) == nil)
   }
@@ -244,22 +249,22 @@ struct DrillReviewTests {
   @Test("make progress shows a chapter's last drill score in a column of one width, and a line for the others")
   func progressLines() {
     let calendar = utcCalendar()
-    let now = date("2026-11-28T12:00:00Z")
+    let now = DrillFixture.date("2026-11-28T12:00:00Z")
     func progress(_ attempts: [DrillHistory.Attempt]) -> DrillProgress {
       DrillProgress(drills: drills, history: DrillHistory(attempts: attempts), now: now, calendar: calendar)
     }
     let untried = progress([])
-    #expect(plain(untried.column(7)) == "  drill not tried   ")
+    #expect(DrillFixture.plain(untried.column(7)) == "  drill not tried   ")
     #expect(untried.column(3) == String(repeating: " ", count: 20), "a chapter with no drill keeps the column")
-    #expect(plain(untried.beyondLine ?? "") == "  Drills beyond the chapters: chat not tried (make drill lists them)")
+    #expect(DrillFixture.plain(untried.beyondLine ?? "") == "  Drills beyond the chapters: chat not tried (make drill lists them)")
 
-    let scored = progress([attempt("7", 72, on: "2026-11-27T10:00:00Z"), attempt("chat", 55, on: "2026-11-25T10:00:00Z")])
-    #expect(plain(scored.column(7)) == "  drill 72/100      ")
-    #expect(plain(scored.beyondLine ?? "") == "  Drills beyond the chapters: chat 55/100, due (make drill lists them)")
+    let scored = progress([DrillFixture.attempt("7", 72, on: "2026-11-27T10:00:00Z"), DrillFixture.attempt("chat", 55, on: "2026-11-25T10:00:00Z")])
+    #expect(DrillFixture.plain(scored.column(7)) == "  drill 72/100      ")
+    #expect(DrillFixture.plain(scored.beyondLine ?? "") == "  Drills beyond the chapters: chat 55/100, due (make drill lists them)")
 
-    let notYetDue = progress([attempt("7", 55, on: "2026-11-27T10:00:00Z")])
-    #expect(plain(notYetDue.column(7)) == "  drill 55/100      ")
-    #expect(plain(progress([attempt("7", 55, on: "2026-11-26T10:00:00Z")]).column(7)) == "  drill 55/100, due ")
+    let notYetDue = progress([DrillFixture.attempt("7", 55, on: "2026-11-27T10:00:00Z")])
+    #expect(DrillFixture.plain(notYetDue.column(7)) == "  drill 55/100      ")
+    #expect(DrillFixture.plain(progress([DrillFixture.attempt("7", 55, on: "2026-11-26T10:00:00Z")]).column(7)) == "  drill 55/100, due ")
     #expect(DrillProgress(drills: Array(drills.prefix(1)), history: DrillHistory(attempts: []), now: now).beyondLine == nil)
   }
 }
@@ -274,7 +279,7 @@ struct DrillRunTests {
       var output = ""
       let console = DrillCommand.Console(interactive: false, readLine: { nil }, write: { output += $0 })
       try DrillCommand.run(drill, root: workbook.root, console: console)
-      let text = plain(output)
+      let text = DrillFixture.plain(output)
       for phase in 1...5 { #expect(text.contains("Phase \(phase) of 5: Step \(phase)")) }
       #expect(text.contains("Signal 5."))
       #expect(text.contains("shown by: "))
@@ -297,7 +302,7 @@ struct DrillRunTests {
     // Enter twice a phase, then a score an area: Design (0–40) after one out of range.
     var input = Array(repeating: "", count: 10) + ["25", "41", "40", "9"]
     var output = ""
-    var clock = date("2026-11-25T18:00:00Z")
+    var clock = DrillFixture.date("2026-11-25T18:00:00Z")
     let console = DrillCommand.Console(
       interactive: true, readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output += $0 })
     try DrillCommand.run(
@@ -306,7 +311,7 @@ struct DrillRunTests {
         clock += 200
         return clock
       }, calendar: utcCalendar())
-    let text = plain(output)
+    let text = DrillFixture.plain(output)
     #expect(text.contains("You took 3:20 of 5:00: within the box"))
     #expect(text.contains("a whole number from 0 to 40, please"))
     #expect(text.contains("This attempt: 74/100"))
