@@ -323,4 +323,20 @@ struct DrillRunTests {
     #expect(history.last("chat")?.scores == ["Requirements": 25, "Design": 40, "Scale": 9])
     #expect(history.last("chat")?.secondsPerPhase == [200, 200, 200, 200, 200])
   }
+
+  @Test("input that ends before every area is scored records nothing, and still shows the reference design")
+  func inputEnds() throws {
+    let workbook = try ScratchWorkbook()
+    try DrillFixture.add(to: workbook)
+    let drill = try DrillFixture.drills(workbook).drill("7")
+    var input = Array(repeating: "", count: 10) + ["12"]
+    var output = ""
+    let console = DrillCommand.Console(
+      interactive: true, readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output += $0 })
+    try DrillCommand.run(drill, root: workbook.root, console: console)
+    let text = DrillFixture.plain(output)
+    #expect(text.hasSuffix("Input ended before every area was scored: nothing was recorded.\n"))
+    #expect(text.contains("picture: Chapters/07-counters/figures/reference-design.svg"))
+    #expect(!workbook.exists(".workbook/drill-history.json"))
+  }
 }

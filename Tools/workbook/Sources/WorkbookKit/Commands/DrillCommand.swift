@@ -183,7 +183,12 @@ struct DrillCommand: Command {
     say(Style.bold("\nScore yourself honestly"))
     var scores: [String: Int] = [:]
     for area in script.areas {
-      scores[area.name] = askScore(area, ask: ask, say: say)
+      guard let score = askScore(area, ask: ask, say: say) else {
+        say(referenceDesign(drill, root: root))
+        say(Style.yellow("\nInput ended before every area was scored: nothing was recorded."))
+        return
+      }
+      scores[area.name] = score
     }
     let sum = scores.values.reduce(0, +)
     let date = now()
@@ -262,9 +267,10 @@ struct DrillCommand: Command {
     }
   }
 
-  static func askScore(_ area: Area, ask: (String) -> String?, say: (String) -> Void) -> Int {
+  /// The learner's score for `area`; Enter alone is 0, and nil means the input ended (Ctrl-D).
+  static func askScore(_ area: Area, ask: (String) -> String?, say: (String) -> Void) -> Int? {
     while true {
-      guard let line = ask("  \(area.name) (0–\(area.points)): ") else { return 0 }
+      guard let line = ask("  \(area.name) (0–\(area.points)): ") else { return nil }
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty { return 0 }
       if let value = Int(trimmed), (0...area.points).contains(value) { return value }
