@@ -117,7 +117,11 @@ flashcards: $(WORKBOOK) ## every interview question as an Anki deck, one per cha
 server: requirements ## the local practice API server, to poke with curl (chapter 3 on); Ctrl-C stops it
 	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)
 
-drill: $(WORKBOOK) ## a timed mock system-design interview: design an iOS feed
+# `make drill-6` runs chapter 6's drill, `make drill-chat` one of Drills/drills.json.
+drill-%: $(WORKBOOK) ## a timed mock system-design interview: N = {chapters}, or chat, sync, upload, analytics
+	@$(WORKBOOK) drill $*
+
+drill: $(WORKBOOK) ## every design drill: its length in minutes and your last score
 	@$(WORKBOOK) drill
 
 # `make demo` builds the feed twice, like `make bench-N`: from your chapters (the capstone and

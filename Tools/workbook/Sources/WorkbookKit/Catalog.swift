@@ -17,8 +17,9 @@ struct Exercise: Decodable, Equatable {
 
 /// What a chapter has besides its exercises, each optional.
 struct Extras: Decodable, Equatable {
-  /// A timed mock system-design interview (`make drill`): a Markdown file in the chapter folder
-  /// with `## N. Title — M min` phases, a `## Rubric` table and `## Red flags`.
+  /// A timed mock system-design interview (`make drill-N`): a Markdown file in the chapter folder
+  /// with `## N. Title — M min` phases, a `## Rubric` table (area, points, full marks, shown by)
+  /// and `## Red flags`; its reference design is `figures/reference-design.json` (`DrillCatalog`).
   var drill: String?
   /// SVG charts in the chapter's `figures/` folder, drawn by `make figures` (Support/Figures)
   /// from seeded simulations; `make test` checks the committed files are what the code draws.

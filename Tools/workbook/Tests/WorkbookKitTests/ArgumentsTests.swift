@@ -55,7 +55,9 @@ struct ArgumentsTests {
     #expect(throws: UsageError.self, "edit sites are always checked: the switch is gone") { try CheckCommand(["--edit-sites"]) }
     #expect(try HintCommand(["3", "--reference", "1"]).reference == [1])
     #expect(try WatchCommand(["6", "--reference", "3,4"]).reference == [3, 4])
-    #expect(try DrillCommand([]).chapter == nil)
+    #expect(try DrillCommand([]).id == nil)
+    #expect(try DrillCommand(["06"]).id == "6")
+    #expect(try DrillCommand(["Chat"]).id == "chat")
   }
 
   @Test("every command is in the table once, with a usage line and a summary")

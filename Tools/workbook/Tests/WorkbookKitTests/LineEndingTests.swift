@@ -151,7 +151,7 @@ struct DrillHistoryTests {
     try workbook.write(".workbook/drill-history.json", "[{ \"date\": ")
     var said: [String] = []
     let file = workbook.root + "/.workbook/drill-history.json"
-    let (attempts, persist) = DrillCommand.loadHistory(file, now: Date(timeIntervalSince1970: 1_800_000_000)) { said.append($0) }
+    let (attempts, persist) = DrillHistory.load(file, now: Date(timeIntervalSince1970: 1_800_000_000)) { said.append($0) }
     #expect(attempts.isEmpty && persist)
     #expect(try workbook.read(".workbook/drill-history.json.corrupt-1800000000") == "[{ \"date\": ", "kept as it was")
     #expect(said == ["\(file) cannot be read: it was set aside as \(file).corrupt-1800000000, and your attempts start afresh."])

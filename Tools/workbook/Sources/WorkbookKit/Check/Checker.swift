@@ -29,7 +29,9 @@ enum Rule: String, CaseIterable, Sendable {
   /// Every interview question has a model answer, follow-ups and red flags; the model answer ends
   /// with its `Checked by:` or `Not built here:` line (`InterviewRule.swift`, `Citations.swift`).
   case interview
-  /// The chapter's extras (drill, figures, server) are as `exercises.json` says.
+  /// The chapter's extras (drill, figures, server) are as `exercises.json` says; every drill, the
+  /// chapters' and those of `Drills/`, has its phases, rubric, `shown by` cells and reference
+  /// design (`DrillRule.swift`).
   case extras
   /// Every place the learner writes code carries a `// TODO:` line above the `NotImplemented` it
   /// throws or the placeholder it returns; given blocks are labelled `// Given — …`; the answers
@@ -73,6 +75,7 @@ struct Checker {
       found += problems(of: chapter, in: catalog)
       if rules.contains(.names) { found += nameProblems(chapter, in: catalog) }
     }
+    if rules.contains(.extras) { found += drillsFolderProblems(catalog) }
     if rules.contains(.benchRows) { found += benchRowProblems(catalog) }
     return found
   }

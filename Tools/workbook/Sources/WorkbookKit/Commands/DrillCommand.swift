@@ -1,32 +1,95 @@
 import Foundation
 
-/// `make drill`: a timed mock system-design interview, read from the drill a chapter lists in
-/// its `exercises.json` (`"extras": { "drill": "drill.md" }`).
+/// `make drill`: every mock system-design interview (`DrillCatalog`) with its length and the
+/// learner's last score; `make drill-N` or `make drill-<name>` runs one.
 ///
-/// Every `## N. Title — M min` section is a phase with prompts and the signals an interviewer
-/// listens for; `## Rubric` is a table of areas and points; `## Red flags` closes the drill. On a
-/// terminal each phase is timed and the learner scores themself at the end; scores are saved in
-/// `.workbook/drill-history.json`. Without a terminal the whole script is printed.
+/// A drill is Markdown: every `## N. Title — M min` section is a phase with prompts and the signals
+/// an interviewer listens for; `## Rubric` is a table of areas, points, what full marks look like
+/// and where the workbook's code shows it; `## Red flags` closes the drill. On a terminal each
+/// phase is timed and the learner scores themself; the attempt is saved in
+/// `.workbook/drill-history.json` (`DrillHistory`). Then, or at once without a terminal (which
+/// prints the whole drill and records nothing), the reference design is shown: its picture's path
+/// and its outline.
 struct DrillCommand: Command {
   static let name = "drill"
-  static let arguments = "[N]"
-  static let summary = "the timed system-design drill (of chapter N, or the first chapter with one)"
+  static let arguments = "[ID]"
+  static let summary = "list the design drills, or run one: ID is a chapter's number or chat, sync, upload, analytics"
 
-  let chapter: Int?
+  /// The drill to run, as `DrillCatalog.normalized` spells it; nil lists them.
+  let id: String?
 
   init(_ arguments: [String]) throws {
     let parsed = try Arguments(arguments, positionals: 0...1)
-    chapter = parsed.positionals.isEmpty ? nil : try parsed.chapter()
+    id = parsed.positionals.first.map(DrillCatalog.normalized)
   }
 
   func run() throws -> Bool {
     let catalog = try Catalog.load()
-    let chapter = try self.chapter.map { try catalog.chapter($0) } ?? catalog.chapters.first { $0.extras.drill != nil }
-    guard let chapter, let drill = chapter.extras.drill else {
-      throw Failure(self.chapter.map { "chapter \($0) has no drill" } ?? "no chapter has a drill")
+    let drills = try DrillCatalog.load(catalog)
+    let now = SystemClock().now()
+    guard let id else {
+      print(Self.listing(drills, history: DrillHistory.read(now: now), now: now))
+      return true
     }
-    try Self.drill("\(chapter.folder)/\(drill)")
+    try Self.run(drills.drill(id), console: .terminal())
     return true
+  }
+
+  // MARK: - The list
+
+  /// Every drill with its id, title, length and last score, and how to run one.
+  static func listing(
+    _ catalog: DrillCatalog, history: DrillHistory, now: Date, root: String = ".", calendar: Calendar = .current
+  ) -> String {
+    guard let first = catalog.drills.first else {
+      return "No drill yet: a chapter names its drill in exercises.json (\"extras\": { \"drill\": \"drill.md\" })."
+    }
+    func named(_ drill: Drill) -> String {
+      drill.title + (drill.reuses.isEmpty ? "" : " (ch. \(drill.reuses.map(String.init).joined(separator: ", ")))")
+    }
+    let width = catalog.drills.map { named($0).count }.max().map { $0 + 2 } ?? 0
+    var lines = [Style.bold("Design drills") + Style.dim(" (timed mock system-design interviews)"), ""]
+    lines.append(Style.dim("  \(padded("id", 11))\(padded("drill", width))\(padded("length", 9))last score"))
+    for drill in catalog.drills {
+      let minutes = (try? script(TextFile.contents(path(drill.file, in: root), shown: drill.file))).map {
+        "\($0.minutes) min"
+      }
+      var score = Style.dim("not tried")
+      if let last = history.last(drill.id) {
+        score = "\(last.total)/100 on \(DrillHistory.day(last.date, calendar: calendar))"
+        if let due = history.dueDate(drill.id, calendar: calendar) {
+          score += Style.yellow(due <= now ? ", due again" : ", back on \(DrillHistory.day(due, calendar: calendar))")
+        }
+      }
+      lines.append("  \(padded(drill.id, 11))\(padded(named(drill), width))\(padded(minutes ?? "missing", 9))\(score)")
+    }
+    let other = catalog.drills.first { $0.chapter == nil }.map { " or make drill-\($0.id)" } ?? ""
+    lines.append("")
+    lines.append("Run one: make drill-\(first.id)\(other). On a terminal each phase is timed and you score yourself;")
+    lines.append(
+      "a drill whose last score is below \(DrillHistory.passing) comes back in make review \(DrillHistory.retryAfterDays) days later. "
+        + Style.dim("Scores: \(DrillHistory.relativePath)"))
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: - Running a drill
+
+  /// Where a drill reads the learner's Enter presses and scores and writes what it shows.
+  struct Console {
+    /// A terminal: phases are timed and the learner scores themself. Otherwise the drill prints
+    /// whole and records nothing.
+    var interactive: Bool
+    var readLine: () -> String?
+    var write: (String) -> Void
+
+    static func terminal() -> Console {
+      Console(
+        interactive: isatty(STDIN_FILENO) != 0, readLine: { Swift.readLine() },
+        write: { text in
+          print(text, terminator: "")
+          fflush(nil)
+        })
+    }
   }
 
   struct Phase {
@@ -39,80 +102,142 @@ struct DrillCommand: Command {
     let name: String
     let points: Int
     let fullMarks: String
+    /// The `shown by` cell: where the workbook's code shows the behaviour the row scores; nil in a
+    /// table of three columns.
+    let shownBy: String?
   }
 
-  struct Attempt: Codable {
-    let date: Date
-    let scores: [String: Int]
-    let total: Int
-    let secondsPerPhase: [Int]
+  /// A drill's text, parsed.
+  struct Script {
+    let title: String
+    let intro: String
+    let phases: [Phase]
+    let areas: [Area]
+    let redFlags: String
+
+    var minutes: Int { phases.reduce(0) { $0 + $1.minutes } }
   }
 
-  static let historyPath = ".workbook/drill-history.json"
-
-  static func drill(_ path: String) throws {
-    let text = try TextFile.contents(path)
-    let title = text.components(separatedBy: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? "Drill"
+  static func script(_ text: String) -> Script {
+    let lines = text.components(separatedBy: "\n")
+    let title = lines.first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? "Drill"
     let intro = text.components(separatedBy: "\n## ").first?.components(separatedBy: "\n").dropFirst().joined(separator: "\n") ?? ""
-    let sections = try markdownSections(path)
-    let phases = sections.compactMap(phase)
-    let areas = rubric(sections.first { $0.heading == "Rubric" }?.body ?? "")
-    let redFlags = sections.first { $0.heading == "Red flags" }?.body ?? ""
-    guard !phases.isEmpty, !areas.isEmpty else { throw Failure("\(path) needs timed phases and a rubric") }
+    let sections = markdownSections(text: text)
+    return Script(
+      title: title, intro: intro.trimmingCharacters(in: .whitespacesAndNewlines), phases: sections.compactMap(phase),
+      areas: rubric(sections.first { $0.heading == "Rubric" }?.body ?? ""),
+      redFlags: sections.first { $0.heading == "Red flags" }?.body ?? "")
+  }
 
-    let interactive = isatty(STDIN_FILENO) != 0
-    print(Style.bold(title))
-    print(intro.trimmingCharacters(in: .whitespacesAndNewlines))
-    let total = phases.reduce(0) { $0 + $1.minutes }
-    print(Style.dim("\n\(phases.count) phases, \(total) minutes in all."))
+  /// Runs `drill`: its phases (timed on a terminal), the rubric and red flags, the learner's scores
+  /// (on a terminal, saved in the history at `root`), then the reference design.
+  static func run(
+    _ drill: Drill, root: String = ".", console: Console, now: () -> Date = Date.init, calendar: Calendar = .current
+  ) throws {
+    let script = script(try TextFile.contents(path(drill.file, in: root), shown: drill.file))
+    guard !script.phases.isEmpty, !script.areas.isEmpty else { throw Failure("\(drill.file) needs timed phases and a rubric") }
+    func say(_ text: String) { console.write(text + "\n") }
+    func ask(_ text: String) -> String? {
+      console.write(text)
+      return console.readLine()
+    }
+
+    say(Style.bold(script.title))
+    say(script.intro)
+    say(Style.dim("\n\(script.phases.count) phases, \(script.minutes) minutes in all."))
 
     var seconds: [Int] = []
-    for (index, phase) in phases.enumerated() {
-      print(Style.bold("\nPhase \(index + 1) of \(phases.count): \(phase.title)") + " — \(phase.minutes) min")
+    for (index, phase) in script.phases.enumerated() {
+      say(Style.bold("\nPhase \(index + 1) of \(script.phases.count): \(phase.title)") + " — \(phase.minutes) min")
       let (prompts, signals) = split(phase.body)
-      print(WalkthroughCommand.render(prompts))
-      if interactive {
-        print(Style.dim("  [Enter] start the clock and answer out loud"), terminator: "")
-        fflush(nil)
-        _ = readLine()
-        let start = Date()
-        print(Style.dim("  … talking. [Enter] when you are done"), terminator: "")
-        fflush(nil)
-        _ = readLine()
-        let elapsed = Int(Date().timeIntervalSince(start))
+      say(WalkthroughCommand.render(prompts))
+      if console.interactive {
+        _ = ask(Style.dim("  [Enter] start the clock and answer out loud"))
+        let start = now()
+        _ = ask(Style.dim("  … talking. [Enter] when you are done"))
+        let elapsed = max(0, Int(now().timeIntervalSince(start)))
         seconds.append(elapsed)
         let box = phase.minutes * 60
         let verdict = elapsed <= box ? Style.green("within the box") : Style.yellow("over by \(clock(elapsed - box))")
-        print("  You took \(clock(elapsed)) of \(clock(box)): \(verdict)")
+        say("  You took \(clock(elapsed)) of \(clock(box)): \(verdict)")
       }
-      print(WalkthroughCommand.render(signals))
+      say(WalkthroughCommand.render(signals))
     }
 
-    print(Style.bold("\nRubric (100 points)"))
-    for area in areas {
-      print("  \(padded(area.name, 20)) \(padded(String(area.points), 4)) \(area.fullMarks)")
+    say(Style.bold("\nRubric (100 points)"))
+    for area in script.areas {
+      say("  \(padded(area.name, 20)) \(padded(String(area.points), 4)) \(area.fullMarks)")
+      if let shownBy = area.shownBy, !shownBy.isEmpty { say(Style.dim("  \(padded("", 25))shown by: \(shownBy)")) }
     }
-    print(Style.bold("\nRed flags"))
-    print(WalkthroughCommand.render(redFlags))
+    say(Style.bold("\nRed flags"))
+    say(WalkthroughCommand.render(script.redFlags))
 
-    guard interactive else { return }
-    print(Style.bold("\nScore yourself honestly"))
+    guard console.interactive else {
+      say(referenceDesign(drill, root: root))
+      say(
+        Style.dim(
+          "\nNothing was recorded: scoring needs a terminal. Run make drill-\(drill.id) in one to time the phases and score yourself."
+        ))
+      return
+    }
+    say(Style.bold("\nScore yourself honestly"))
     var scores: [String: Int] = [:]
-    for area in areas {
-      scores[area.name] = askScore(area)
+    for area in script.areas {
+      guard let score = askScore(area, ask: ask, say: say) else {
+        say(referenceDesign(drill, root: root))
+        say(Style.yellow("\nInput ended before every area was scored: nothing was recorded."))
+        return
+      }
+      scores[area.name] = score
     }
     let sum = scores.values.reduce(0, +)
-    let attempt = Attempt(date: Date(), scores: scores, total: sum, secondsPerPhase: seconds)
-    var (history, persist) = loadHistory()
-    history.append(attempt)
-    if persist { saveHistory(history) }
-    print(Style.bold("\nThis attempt: \(sum)/100"))
-    print(Style.bold("Your attempts") + Style.dim(" (\(historyPath))"))
+    let date = now()
+    let file = path(DrillHistory.relativePath, in: root)
+    var (attempts, persist) = DrillHistory.load(file, now: date)
+    attempts.append(DrillHistory.Attempt(date: date, drill: drill.id, scores: scores, total: sum, secondsPerPhase: seconds))
+    if persist {
+      do {
+        try DrillHistory.save(attempts, to: file)
+      } catch {
+        warn("this attempt is not saved: \(file) cannot be written (\(error))")
+      }
+    }
+    let history = DrillHistory(attempts: attempts)
+    say(Style.bold("\nThis attempt: \(sum)/100"))
+    say(Style.bold("Your attempts at this drill") + Style.dim(" (\(DrillHistory.relativePath))"))
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withFullDate]
-    for past in history.suffix(10) {
-      print("  \(formatter.string(from: past.date))  \(progressBar(done: past.total, total: 100)) \(past.total)")
+    for past in history.attempts(of: drill.id).suffix(10) {
+      say("  \(formatter.string(from: past.date))  \(progressBar(done: past.total, total: 100)) \(past.total)")
     }
+    if let due = history.dueDate(drill.id, calendar: calendar) {
+      say(
+        "Below \(DrillHistory.passing): make review brings this drill back on \(DrillHistory.day(due, calendar: calendar)). "
+          + "Reread the rows you scored lowest, and the reference design below.")
+    }
+    say(referenceDesign(drill, root: root))
+  }
+
+  /// The reference design, after the learner's own attempt: where its picture is and its outline.
+  static func referenceDesign(_ drill: Drill, root: String = ".") -> String {
+    var lines = [Style.bold("\nReference design")]
+    let description = path(drill.referenceDescription, in: root)
+    guard FileManager.default.fileExists(atPath: description) else {
+      lines.append(Style.dim("  none yet: \(drill.referenceDescription) is missing"))
+      return lines.joined(separator: "\n")
+    }
+    if FileManager.default.fileExists(atPath: path(drill.referenceDrawing, in: root)) {
+      lines.append("  picture: \(drill.referenceDrawing) (open it in a browser)")
+    } else {
+      lines.append(Style.dim("  picture: not drawn yet; make figures draws \(drill.referenceDrawing)"))
+    }
+    do {
+      let diagram = try ArchitectureDiagram.load(description)
+      lines += diagram.outline.components(separatedBy: "\n").map { $0.isEmpty ? "" : "  " + $0 }
+    } catch {
+      lines.append(Style.yellow("  \(drill.referenceDescription) cannot be read: \(error)"))
+    }
+    return lines.joined(separator: "\n")
   }
 
   /// A phase heading reads `N. Title — M min`.
@@ -132,57 +257,28 @@ struct DrillCommand: Command {
     return (asked, String(body[range.lowerBound...]))
   }
 
-  /// Rows of a Markdown table `| area | points | full marks look like |`.
+  /// Rows of a Markdown table `| area | points | full marks look like | shown by |` (the last
+  /// column may be missing).
   static func rubric(_ body: String) -> [Area] {
     body.components(separatedBy: "\n").compactMap { line in
       let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
       guard cells.count >= 3, let points = Int(cells[1]) else { return nil }
-      return Area(name: cells[0], points: points, fullMarks: cells[2])
+      return Area(name: cells[0], points: points, fullMarks: cells[2], shownBy: cells.count > 3 ? cells[3] : nil)
     }
   }
 
-  static func askScore(_ area: Area) -> Int {
+  /// The learner's score for `area`; Enter alone is 0, and nil means the input ended (Ctrl-D).
+  static func askScore(_ area: Area, ask: (String) -> String?, say: (String) -> Void) -> Int? {
     while true {
-      print("  \(area.name) (0–\(area.points)): ", terminator: "")
-      fflush(nil)
-      guard let line = readLine() else { return 0 }
+      guard let line = ask("  \(area.name) (0–\(area.points)): ") else { return nil }
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty { return 0 }
       if let value = Int(trimmed), (0...area.points).contains(value) { return value }
-      print(Style.yellow("    a whole number from 0 to \(area.points), please"))
+      say(Style.yellow("    a whole number from 0 to \(area.points), please"))
     }
   }
 
   static func clock(_ seconds: Int) -> String {
     String(format: "%d:%02d", seconds / 60, seconds % 60)
-  }
-
-  /// The attempts so far; none when there is no file yet. A file that cannot be read is renamed
-  /// to `drill-history.json.corrupt-<seconds since 1970>` and `report` says so: it is never
-  /// overwritten in silence. Should the rename fail, the file is left as it is and the history
-  /// starts afresh in memory only (`persist` is false: nothing is written over it).
-  static func loadHistory(
-    _ file: String = historyPath, now: Date = Date(), report: (String) -> Void = warn
-  ) -> (attempts: [Attempt], persist: Bool) {
-    guard let data = FileManager.default.contents(atPath: file) else { return ([], true) }
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    if let attempts = try? decoder.decode([Attempt].self, from: data) { return (attempts, true) }
-    let aside = "\(file).corrupt-\(Int(now.timeIntervalSince1970))"
-    guard rename(file, aside) == 0 else {
-      report("\(file) cannot be read, nor set aside (\(String(cString: strerror(errno)))): this attempt is not saved, and the file is left as it is.")
-      return ([], false)
-    }
-    report("\(file) cannot be read: it was set aside as \(aside), and your attempts start afresh.")
-    return ([], true)
-  }
-
-  static func saveHistory(_ history: [Attempt]) {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    guard let data = try? encoder.encode(history) else { return }
-    try? FileManager.default.createDirectory(atPath: ".workbook", withIntermediateDirectories: true)
-    try? data.write(to: URL(fileURLWithPath: historyPath), options: .atomic)
   }
 }

@@ -15,9 +15,11 @@ struct ProgressCommand: Command {
     print(Style.bold("Your progress") + Style.dim(" (from the last `make chapter-N` of each chapter)") + "\n")
     let catalog = try Catalog.load()
     let readiness = Readiness(questions: InterviewQuestion.loadAll(catalog), store: RatingsStore(), now: SystemClock().now())
+    let drills = DrillProgress(catalog, now: SystemClock().now())
     for chapter in catalog.chapters {
+      defer { if chapter.number == catalog.chapters.last?.number, let line = drills.beyondLine { print(line) } }  // under the last row
       let title = padded("\(chapter.number)  \(chapter.title)", 40)
-      let interview = "  " + readiness.line(chapter.number)
+      let interview = drills.column(chapter.number) + "  " + readiness.line(chapter.number)
       guard let result = Summary.load(chapter) else {
         print("  \(title) \(progressBar(done: 0, total: 1)) \(padded("not graded yet: make chapter-\(chapter.number)", 30))\(interview)")
         continue

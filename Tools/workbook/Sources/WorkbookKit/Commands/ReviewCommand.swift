@@ -35,6 +35,7 @@ struct ReviewCommand: Command {
   func run() throws -> Bool {
     let catalog = try Catalog.load()
     if let chapter { _ = try catalog.chapter(chapter) }
+    if let drills = DrillHistory.reviewNote(catalog, chapter: chapter, now: SystemClock().now()) { print(drills + "\n") }
     let clock = SystemClock()
     let store = RatingsStore()
     let keys = TerminalKeys()
