@@ -139,7 +139,11 @@ final class ConnectionTable: @unchecked Sendable {
 
   /// Counts a reader waking to see whether the server is full (`Limits.headerTimeoutWhenFull`):
   /// tests wait for these wake-ups instead of for time to pass.
-  func countPressureCheck() { update { _ in pressureChecks += 1 } }
+  func countPressureCheck() {
+    condition.lock()
+    defer { condition.unlock() }
+    pressureChecks += 1
+  }
 
   /// Wake-ups counted by `countPressureCheck()`.
   var pressureCheckCount: Int {

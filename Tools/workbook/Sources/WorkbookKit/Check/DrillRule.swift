@@ -116,9 +116,7 @@ extension Checker {
         }
         rowsWithTests += 1
         for group in groups {
-          found += groupProblems(group, in: chapter, tests: tests(of: chapter)).map {
-            Problem(rule: .extras, message: "\(relative): the rubric row “\(area.name)”: \($0)")
-          }
+          for message in groupProblems(group, in: chapter, tests: tests(of: chapter)) { problem(area, message) }
         }
       case .beyond(let name, let reuses, let catalog):
         if cell == DrillLimits.notBuiltHere { continue }
@@ -143,9 +141,7 @@ extension Checker {
             problem(area, "it names ch. \(number), which does not exist")
             continue
           }
-          found += groupProblems(group, in: chapter, tests: tests(of: chapter)).map {
-            Problem(rule: .extras, message: "\(relative): the rubric row “\(area.name)”: \($0)")
-          }
+          for message in groupProblems(group, in: chapter, tests: tests(of: chapter)) { problem(area, message) }
         }
       }
     }
@@ -211,8 +207,8 @@ extension Checker {
   /// A drill's reference design: its description loads and its picture is what `make figures`
   /// draws from it, byte for byte.
   func referenceDesignProblems(_ folder: String) -> [Problem] {
-    let description = "\(folder)/figures/reference-design.json"
-    let drawing = "\(folder)/figures/reference-design.svg"
+    let description = "\(folder)/figures/\(FiguresCommand.description)"
+    let drawing = "\(folder)/figures/\(FiguresCommand.drawing)"
     func problem(_ message: String) -> [Problem] { [Problem(rule: .extras, message: message)] }
     guard exists(description) else {
       return problem(

@@ -56,9 +56,9 @@ struct DrillCommand: Command {
       }
       var score = Style.dim("not tried")
       if let last = history.last(drill.id) {
-        score = "\(last.total)/100 on \(DrillHistory.day(last.date, calendar: calendar))"
+        score = "\(last.total)/100 on \(calendar.shortDay(last.date))"
         if let due = history.dueDate(drill.id, calendar: calendar) {
-          score += Style.yellow(due <= now ? ", due again" : ", back on \(DrillHistory.day(due, calendar: calendar))")
+          score += Style.yellow(due <= now ? ", due again" : ", back on \(calendar.shortDay(due))")
         }
       }
       lines.append("  \(padded(drill.id, 11))\(padded(named(drill), width))\(padded(minutes ?? "missing", 9))\(score)")
@@ -212,7 +212,7 @@ struct DrillCommand: Command {
     }
     if let due = history.dueDate(drill.id, calendar: calendar) {
       say(
-        "Below \(DrillHistory.passing): make review brings this drill back on \(DrillHistory.day(due, calendar: calendar)). "
+        "Below \(DrillHistory.passing): make review brings this drill back on \(calendar.shortDay(due)). "
           + "Reread the rows you scored lowest, and the reference design below.")
     }
     say(referenceDesign(drill, root: root))

@@ -18,9 +18,9 @@ struct Drill: Equatable {
   let reuses: [Int]
 
   /// The reference design's description, which `make figures` draws.
-  var referenceDescription: String { "\(folder)/figures/reference-design.json" }
+  var referenceDescription: String { "\(folder)/figures/\(FiguresCommand.description)" }
   /// The reference design as `make figures` draws it.
-  var referenceDrawing: String { "\(folder)/figures/reference-design.svg" }
+  var referenceDrawing: String { "\(folder)/figures/\(FiguresCommand.drawing)" }
 }
 
 /// `Drills/drills.json`: the drills beyond the chapters, in the order they are listed.

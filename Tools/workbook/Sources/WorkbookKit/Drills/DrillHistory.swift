@@ -107,20 +107,10 @@ struct DrillHistory: Equatable {
     var lines = ["\(due.count) drill\(due.count == 1 ? "" : "s") due again (the last score below \(Self.passing)):"]
     for drill in due {
       guard let last = last(drill.id) else { continue }
-      let when = Self.day(last.date, calendar: calendar)
+      let when = calendar.shortDay(last.date)
       lines.append("  \(padded("make drill-\(drill.id)", 20)) \(drill.title): \(last.total)/100 on \(when)")
     }
     return lines.joined(separator: "\n")
-  }
-
-  /// `Wed 25 Nov`, as the review writes days.
-  static func day(_ date: Date, calendar: Calendar) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.calendar = calendar
-    formatter.timeZone = calendar.timeZone
-    formatter.dateFormat = "EEE d MMM"
-    return formatter.string(from: date)
   }
 }
 

@@ -153,12 +153,7 @@ struct InterviewSession {
   /// `tomorrow`, `in 6 days (Tue 2 Dec)`.
   private func when(_ card: Card, from now: Date) -> String {
     if card.interval == 1 { return "tomorrow" }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.calendar = schedule.calendar
-    formatter.timeZone = schedule.calendar.timeZone
-    formatter.dateFormat = "EEE d MMM"
-    return "in \(card.interval) days (\(formatter.string(from: card.due)))"
+    return "in \(card.interval) days (\(schedule.calendar.shortDay(card.due)))"
   }
 
   private func summary(_ outcome: Outcome, of count: Int) -> String {

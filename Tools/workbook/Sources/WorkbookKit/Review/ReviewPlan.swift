@@ -118,13 +118,8 @@ extension ReviewCommand {
   private static func nextDue(_ cards: [String: Card], schedule: Schedule, now: Date) -> String {
     let next = cards.values.map(\.due).min() ?? now
     let count = cards.values.filter { schedule.calendar.isDate($0.due, inSameDayAs: next) }.count
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.calendar = schedule.calendar
-    formatter.timeZone = schedule.calendar.timeZone
-    formatter.dateFormat = "EEE d MMM"
     let days = max(1, schedule.calendar.dateComponents([.day], from: schedule.calendar.startOfDay(for: now), to: next).day ?? 1)
-    return "\(plural(count, "question")) on \(formatter.string(from: next)) (in \(plural(days, "day")))"
+    return "\(plural(count, "question")) on \(schedule.calendar.shortDay(next)) (in \(plural(days, "day")))"
   }
 
   /// What the review says after its listing when there is no terminal to ask on.
