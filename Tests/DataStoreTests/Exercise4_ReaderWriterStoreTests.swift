@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Testing
 import WorkbookTesting
@@ -134,25 +133,66 @@ struct Exercise4_ReaderWriterStoreTests {
   }
 
   @Test func anUpdateSeesNilForAMissingKeyAndNilRemoves() {
-    let store = ReaderWriterStore(["gone": 1])
+    // One update per store: two updates on one store would race each other in a store whose
+    // writes lack the barrier, and a race that reallocates the dictionary can crash the process
+    // instead of failing this test. `anUpdateWaitsForTheUpdateInProgress` grades the barrier.
+    let inserting = ReaderWriterStore<String, Int>()
     let seen = Recorder<Int?>()
-    store.update("new") { current in
+    inserting.update("new") { current in
       seen.append(current)
       return 5
     }
-    store.update("gone") { _ in nil }
-    // The snapshot is queued behind both barriers, so both updates have run once it returns.
-    #expect(store.snapshot() == ["new": 5], "update should insert 5 under \"new\", and a transform that returns nil should remove \"gone\"")
+    let removing = ReaderWriterStore(["gone": 1])
+    removing.update("gone") { _ in nil }
+    // Each snapshot is queued behind its store's barrier, so the update has run once it returns.
+    #expect(inserting.snapshot() == ["new": 5], "update should insert 5 under \"new\", a key the store did not have")
+    #expect(removing.snapshot() == [:], "a transform that returns nil should remove \"gone\"")
     #expect(seen.values == [nil], "the transform should receive nil for a key with no value; got \(seen.values)")
   }
 
-  @Test func concurrentUpdatesLoseNothing() {
-    let store = ReaderWriterStore<String, Int>()
-    DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
-      store.update("hits") { ($0 ?? 0) + 1 }
+  @Test func anUpdateWaitsForTheUpdateInProgress() {
+    // The first update, made on a thread of its own, stays inside its transform until the second
+    // update is on the queue as a barrier (the queue then holds it until the first is out), or
+    // until the second's transform has started, which without a barrier it does at once,
+    // alongside the first: both then read the same count, and one increment is lost. The queue
+    // tells the test what it was given. The store starts with the key, so two racing writes
+    // overwrite a value in place and cannot crash the process.
+    let log = EventLog()
+    let store = ReaderWriterStore(["hits": 0]) { log.record(.submitted($0)) }
+    Thread {
+      store.update("hits") { value in
+        log.record(.updateInside(0))
+        log.wait { events in
+          let sinceInside = events.drop { $0 != .updateInside(0) }
+          return sinceInside.contains(where: \.isSecondUpdateStarted) || sinceInside.contains(where: \.isBarrier)
+        }
+        log.record(.updateLeaving(0))
+        return (value ?? 0) + 1
+      }
+      log.record(.updateReturned)
+    }.start()
+    // An update that returned without calling its transform or giving the queue a block never
+    // will: the test ends there instead of waiting.
+    log.wait { events in
+      events.contains(.updateInside(0)) || (events.contains(.updateReturned) && !events.contains(where: \.isSubmission))
+    }
+    guard log.events.contains(.updateInside(0)) else {
+      Issue.record("update returned without running its transform or giving the queue a block: read, transform and write inside one `queue.async(flags: .barrier)` block")
+      return
+    }
+    store.update("hits") { value in
+      let events = log.events
+      log.record(.secondUpdateStarted(whileFirstRuns: events.contains(.updateInside(0)) && !events.contains(.updateLeaving(0))))
+      return (value ?? 0) + 1
     }
     let hits = store.get("hits")
-    #expect(hits == 1_000, "1,000 updates each added 1, so hits should be 1,000, not \(hits.map(String.init) ?? "nil")")
+    let events = log.events
+    #expect(
+      !events.contains(.secondUpdateStarted(whileFirstRuns: true)),
+      "the second update's transform started while the first was still inside its own: writes need `.barrier`, or they run alongside each other; the events were \(events)")
+    #expect(
+      hits == 2,
+      "two updates each added 1 to 0, and a read made after both should see 2, not \(hits.map(String.init) ?? "nil"): a write without `.barrier` reads the value another write is about to replace")
   }
 
   @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
@@ -176,6 +216,9 @@ final class EventLog: @unchecked Sendable {
     case writeStarted(whileReading: Bool)
     case updateReturned
     case writeReturned
+    case updateInside(Int)
+    case updateLeaving(Int)
+    case secondUpdateStarted(whileFirstRuns: Bool)
     case submitted(isBarrier: Bool, isSync: Bool)
 
     static func submitted(_ submission: InstrumentedQueue.Submission) -> Event {
@@ -185,6 +228,7 @@ final class EventLog: @unchecked Sendable {
     var isReaderInside: Bool { if case .readerInside = self { true } else { false } }
     var isReaderDone: Bool { if case .readerDone = self { true } else { false } }
     var isWriteStarted: Bool { if case .writeStarted = self { true } else { false } }
+    var isSecondUpdateStarted: Bool { if case .secondUpdateStarted = self { true } else { false } }
     var isBarrier: Bool { if case .submitted(true, _) = self { true } else { false } }
     var isBarrierRead: Bool { self == .submitted(isBarrier: true, isSync: true) }
     var isAsync: Bool { if case .submitted(_, false) = self { true } else { false } }
@@ -198,6 +242,9 @@ final class EventLog: @unchecked Sendable {
       case .writeStarted(let whileReading): "write started\(whileReading ? " while reading" : "")"
       case .updateReturned: "update returned"
       case .writeReturned: "write returned"
+      case .updateInside(let update): "update \(update) inside"
+      case .updateLeaving(let update): "update \(update) leaving"
+      case .secondUpdateStarted(let whileFirstRuns): "update 1 started\(whileFirstRuns ? " while update 0 runs" : "")"
       case .submitted(let isBarrier, let isSync): "\(isSync ? "sync" : "async")\(isBarrier ? " barrier" : "") block"
       }
     }
