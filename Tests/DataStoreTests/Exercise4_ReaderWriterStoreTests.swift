@@ -177,7 +177,8 @@ struct Exercise4_ReaderWriterStoreTests {
       events.contains(.updateInside(0)) || (events.contains(.updateReturned) && !events.contains(where: \.isSubmission))
     }
     guard log.events.contains(.updateInside(0)) else {
-      Issue.record("update returned without running its transform or giving the queue a block: read, transform and write inside one `queue.async(flags: .barrier)` block")
+      Issue.record(
+        "update returned without running its transform or giving the queue a block: read, transform and write inside one `queue.async(flags: .barrier)` block")
       return
     }
     store.update("hits") { value in
@@ -189,10 +190,12 @@ struct Exercise4_ReaderWriterStoreTests {
     let events = log.events
     #expect(
       !events.contains(.secondUpdateStarted(whileFirstRuns: true)),
-      "the second update's transform started while the first was still inside its own: writes need `.barrier`, or they run alongside each other; the events were \(events)")
+      "the second update's transform started while the first was still inside its own: writes need `.barrier`, or they run alongside each other; the events were \(events)"
+    )
     #expect(
       hits == 2,
-      "two updates each added 1 to 0, and a read made after both should see 2, not \(hits.map(String.init) ?? "nil"): a write without `.barrier` reads the value another write is about to replace")
+      "two updates each added 1 to 0, and a read made after both should see 2, not \(hits.map(String.init) ?? "nil"): a write without `.barrier` reads the value another write is about to replace"
+    )
   }
 
   @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
