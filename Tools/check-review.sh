@@ -106,7 +106,7 @@ if not listing.startswith("0 due · 5 new today (up to 5 a day)") or "nothing wa
 if os.path.exists(".workbook/review.json"):
     fail("a review without a terminal should write no ratings")
 screen = Terminal(["review", "--new", "0"], day1).finish()
-if "Nothing to review yet" not in screen or "make walkthrough-1" not in screen:
+if "No question to review yet" not in screen or "make walkthrough-1" not in screen:
     fail("a fresh review with NEW=0 should say there is nothing yet and name make walkthrough-1", screen)
 print("✔ a fresh review offers five new questions (without a terminal: listed, nothing recorded); NEW=0 says to start with make walkthrough-1")
 
@@ -150,7 +150,7 @@ print("✔ a second walkthrough resumes at the first question not rated")
 # 3. The same day, with NEW=2: nothing is due yet, and when it will be; the two new questions of
 # the day were rated in the walkthrough.
 screen = Terminal(["review", "--new", "2"], day1).finish()
-if "Nothing is due. Next: 2 questions on Thu 26 Nov (in 1 day)." not in screen:
+if "No question is due. Next: 2 questions on Thu 26 Nov (in 1 day)." not in screen:
     fail("the ratings should be on disk, due tomorrow", screen)
 if "Today's new questions are done (2 a day)" not in screen:
     fail("the walkthrough's two first ratings should count against NEW=2", screen)
@@ -220,7 +220,7 @@ result = run(["review", "--new", "0"], later)
 aside = [name for name in os.listdir(".workbook") if name.startswith("review.json.corrupt-")]
 if len(aside) != 1 or len(result.stderr.strip().splitlines()) != 1 or "set aside" not in result.stderr:
     fail("a corrupt file should be set aside and reported in one line: %r, %r" % (aside, result.stderr))
-if "Nothing to review yet" not in result.stdout:
+if "No question to review yet" not in result.stdout:
     fail("after setting the file aside, review starts afresh", result.stdout)
 print("✔ a corrupt review.json is set aside as %s and reported in one line" % aside[0])
 PY

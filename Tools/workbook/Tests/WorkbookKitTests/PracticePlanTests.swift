@@ -82,7 +82,7 @@ struct NewQuestionsTests {
     #expect((atLimit.newToday, atLimit.newLater) == (0, 4))
     #expect(
       atLimit.message
-        == "Nothing is due. Next: 5 questions on Thu 26 Nov (in 1 day).\n"
+        == "No question is due. Next: 5 questions on Thu 26 Nov (in 1 day).\n"
         + "Today's new questions are done (5 a day); 4 never rated wait for the coming days (NEW=K changes how many a day).")
 
     try store.record(.hard, for: questions[5], schedule: schedule, at: clock.now())
@@ -135,9 +135,9 @@ struct NewQuestionsTests {
     for question in questions { try store.record(.good, for: question, schedule: schedule, at: clock.now()) }
     #expect(
       plan(questions, store, clock).message
-        == "Nothing is due. Next: 2 questions on Thu 26 Nov (in 1 day).\nEvery question has been rated at least once.")
+        == "No question is due. Next: 2 questions on Thu 26 Nov (in 1 day).\nEvery question has been rated at least once.")
     let none = plan(questions, RatingsStore(root: workbook.root + "/elsewhere"), clock, newPerDay: 0)
-    #expect(none.message.hasPrefix("Nothing to review yet: rate your answers in a walkthrough first"))
+    #expect(none.message.hasPrefix("No question to review yet: rate your answers in a walkthrough first"))
     #expect(none.message.hasSuffix("\nNEW=0: no new questions; 2 questions never rated."))
   }
 }

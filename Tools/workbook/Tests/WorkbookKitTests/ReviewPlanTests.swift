@@ -15,10 +15,10 @@ struct ReviewPlanTests {
     let plan = ReviewCommand.plan(
       sampleQuestions(), store: store, schedule: schedule, now: TestClock().now(), chapter: nil, limit: nil, newPerDay: 0, firstChapter: 1)
     #expect(plan.questions.isEmpty)
-    #expect(plan.message.hasPrefix("Nothing to review yet: rate your answers in a walkthrough first (`make walkthrough-1`)"))
+    #expect(plan.message.hasPrefix("No question to review yet: rate your answers in a walkthrough first (`make walkthrough-1`)"))
     let eight = ReviewCommand.plan(
       sampleQuestions(), store: store, schedule: schedule, now: TestClock().now(), chapter: 8, limit: nil, newPerDay: 0)
-    #expect(eight.message.hasPrefix("Nothing to review yet in chapter 8: rate your answers in a walkthrough first (`make walkthrough-8`)"))
+    #expect(eight.message.hasPrefix("No question to review yet in chapter 8: rate your answers in a walkthrough first (`make walkthrough-8`)"))
   }
 
   @Test("over two weeks: nothing due the same day, due the next day weakest first, CHAPTER= and LIMIT= narrow it")
@@ -34,7 +34,7 @@ struct ReviewPlanTests {
       ReviewCommand.plan(questions, store: store, schedule: schedule, now: clock.now(), chapter: chapter, limit: limit)
     }
     #expect(plan().due.isEmpty)
-    #expect(plan().message == "Nothing is due. Next: 3 questions on Thu 26 Nov (in 1 day).\nEvery question has been rated at least once.")
+    #expect(plan().message == "No question is due. Next: 3 questions on Thu 26 Nov (in 1 day).\nEvery question has been rated at least once.")
 
     clock.advance(days: 1)
     #expect(plan().due.map(\.key) == [questions[1].key, questions[2].key, questions[0].key], "again, hard, good")
@@ -49,7 +49,7 @@ struct ReviewPlanTests {
     try store.record(.good, for: questions[1], schedule: schedule, at: clock.now())
     clock.advance(days: 4)
     #expect(plan().due.isEmpty)
-    #expect(plan().message == "Nothing is due. Next: 2 questions on Wed 2 Dec (in 1 day).\nEvery question has been rated at least once.")
+    #expect(plan().message == "No question is due. Next: 2 questions on Wed 2 Dec (in 1 day).\nEvery question has been rated at least once.")
     clock.advance(days: 1)
     #expect(plan().due.map(\.key) == [questions[0].key, questions[2].key])
   }

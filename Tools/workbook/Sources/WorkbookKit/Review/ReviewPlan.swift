@@ -86,11 +86,11 @@ extension ReviewCommand {
       guard !cards.isEmpty else {
         let start = chapter ?? firstChapter
         plan.message =
-          "Nothing to review yet\(scope): rate your answers in a walkthrough first (`make walkthrough-\(start)`), "
+          "No question to review yet\(scope): rate your answers in a walkthrough first (`make walkthrough-\(start)`), "
           + "and each question comes back here when it is due." + (newsLine.isEmpty ? "" : "\n" + newsLine)
         return plan
       }
-      plan.message = "Nothing is due. Next: \(nextDue(cards, schedule: schedule, now: now))." + (newsLine.isEmpty ? "" : "\n" + newsLine)
+      plan.message = "No question is due. Next: \(nextDue(cards, schedule: schedule, now: now))." + (newsLine.isEmpty ? "" : "\n" + newsLine)
       return plan
     }
 
