@@ -7,8 +7,8 @@ import WorkbookTesting
 /// observer, and an observer's first call in O(log n). `GrowthCheck` times both with 10
 /// observers, then 3,000 and 10,000, and fails when the cost per observer (of a delivery) or per
 /// first call grows more than 20×: binary searches stay within 1–3×, while finding each observer
-/// by walking the array from its start measured 59× at 3,000 (about 1.1 µs an observer at 10,
-/// plus 44 ns for each observer walked past). A wrong answer fails at 3,000, and a round times two
+/// by walking the array from its start measured 52–54× at 3,000 (about 1.2 µs an observer at 10,
+/// and 64–68 µs at 3,000). A wrong answer fails at 3,000, and a round times two
 /// deliveries: one delivery that walks 10,000 observers takes 2.5 s, and the check's rounds and
 /// attempts at that size kept a wrong answer running for four minutes, where wrong code must fail
 /// about as fast as right code passes.
