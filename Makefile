@@ -7,8 +7,23 @@ SHELL := /bin/bash
 .SUFFIXES:
 
 SWIFT ?= swift
+# The engine SwiftPM builds with: BUILD_SYSTEM=swiftbuild (Swift Build, the default from Swift 6.4,
+# Xcode 27) or BUILD_SYSTEM=native (the default before). Left unset, the toolchain's own default,
+# as in the learner's Xcode. The tool's builds (grading, mutants, variants) use the same engine.
+BUILD_SYSTEM ?=
+export WORKBOOK_BUILD_SYSTEM := $(BUILD_SYSTEM)
+SWIFT_BUILD := $(SWIFT) build $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
+SWIFT_TEST := $(SWIFT) test $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
+SWIFT_RUN := $(SWIFT) run $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
+# Where a build puts its products: $(call bin-path,SCRATCH[,MORE ARGUMENTS]), asked of SwiftPM in
+# the recipe that needs it. The engines lay a scratch folder out differently (`debug/` for one,
+# `out/Products/Debug-linux/` for the other), so no product path is written here.
+bin-path = $$($(SWIFT_BUILD) --scratch-path $(1) $(2) --show-bin-path)
 TOOL_SCRATCH := .build/tools
-WORKBOOK := $(TOOL_SCRATCH)/debug/workbook
+# The tool's path is needed to decide whether to rebuild it, so it is asked once, as make starts.
+TOOL_BIN := $(shell $(SWIFT_BUILD) --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) --show-bin-path 2>/dev/null)
+WORKBOOK := $(if $(TOOL_BIN),$(TOOL_BIN)/workbook,$(TOOL_SCRATCH)/no-bin-path/workbook)
+export WORKBOOK_TOOL := $(WORKBOOK)
 TOOL_SOURCES := Tools/workbook/Package.swift $(shell find Tools/workbook/Sources -name '*.swift')
 # Every chapter folder, such as 01-data-store, and its number.
 CHAPTER_DIRS := $(sort $(patsubst Chapters/%/exercises.json,%,$(wildcard Chapters/*/exercises.json)))
@@ -37,7 +52,7 @@ TSAN_SUPPRESSIONS := $(if $(filter Linux,$(UNAME)),suppressions='$(CURDIR)/Tools
 # CONTRIBUTING.md), and the recipes that run tests raise the soft limit to 4096 where the shell may.
 RAISE_FILE_LIMIT := n=$$(ulimit -Sn); if [ "$$n" != unlimited ] && [ "$$n" -lt 4096 ]; then ulimit -Sn 4096 2>/dev/null || ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; fi;
 
-.PHONY: help tool requirements progress lint sanitize mutants variants fingerprints test test-nonsending test-app-target check check-tooling server bench drill figures demo clean
+.PHONY: help tool requirements progress lint sanitize mutants variants fingerprints test test-nonsending test-app-target test-swiftbuild check check-tooling server bench drill figures demo clean
 
 # `make help` prints the table below: each `target: ## what it does` line, the `##` lines under
 # it (options, aligned by hand), and the `##@` section headings; {chapters} reads the chapter numbers.
@@ -63,10 +78,11 @@ requirements:
 	       "Mutex, from the Synchronization library, which macOS 15 was the first to ship. Update macOS" \
 	       "(System Settings > General > Software Update), then run make again." >&2; exit 1 ;; \
 	esac
+	@command -v $(SWIFT) >/dev/null || { echo "make: there is no \`$(SWIFT)\` command on PATH. Install Xcode 26 or later (Xcode 27 ships" \
+	  "Swift 6.4) and open it once, or on Linux a Swift 6.2 or later toolchain from swift.org; then run make again." >&2; exit 1; }
 
 $(WORKBOOK): $(TOOL_SOURCES) | requirements
-	@$(SWIFT) build --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 | grep -v '^\['; test $${PIPESTATUS[0]} -eq 0
-	@test -x $@ && touch $@
+	@Tools/build-tool.sh $@ $(SWIFT_BUILD) --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH)
 
 ##@ Learn
 chapter-%: $(WORKBOOK) ## build and grade your code for chapter N (N = {chapters})
@@ -115,7 +131,7 @@ flashcards: $(WORKBOOK) ## every interview question as an Anki deck, one per cha
 	@$(WORKBOOK) flashcards
 
 server: requirements ## the local practice API server, to poke with curl (chapter 3 on); Ctrl-C stops it
-	@WORKBOOK_CHAPTERS=none $(SWIFT) run --scratch-path .build/server practice-server $(SERVER_FLAGS)
+	@WORKBOOK_CHAPTERS=none $(SWIFT_RUN) --scratch-path .build/server practice-server $(SERVER_FLAGS)
 
 # `make drill-6` runs chapter 6's drill, `make drill-chat` one of Drills/drills.json.
 drill-%: $(WORKBOOK) ## a timed mock system-design interview: N = {chapters}, or chat, sync, upload, analytics
@@ -146,32 +162,35 @@ demo: requirements ## your capstone feed (your chapters 1, 3, 4, 6) live against
 	@Tools/demo-ready.sh "$(FEED_CHAPTERS)" "$(REFERENCE)"
 	@echo "== building the demo$(if $(DEMO_YOURS), from your code and from answers/,) (the first build takes minutes)"
 	@if [ -n "$(DEMO_YOURS)" ]; then \
-	  WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=$(subst $(space),$(comma),$(DEMO_REFERENCE)) WORKBOOK_TOOLS=1 $(SWIFT) build \
+	  WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=$(subst $(space),$(comma),$(DEMO_REFERENCE)) WORKBOOK_TOOLS=1 $(SWIFT_BUILD) \
 	    --scratch-path $(DEMO_YOURS_SCRATCH) --product feed-demo -q 2>&1 | grep -v '^\['; \
 	  test $${PIPESTATUS[0]} -eq 0 || { echo "make demo: your code does not build; make chapter-6 shows why" >&2; exit 1; }; fi
-	@WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) build --scratch-path .build/demo/reference --product feed-demo -q 2>&1 \
-	  | grep -v '^\['; test $${PIPESTATUS[0]} -eq 0
-	@if [ -z "$(DEMO_YOURS)" ]; then .build/demo/reference/debug/feed-demo $(DEMO_FLAGS); exit; fi; \
+	@WORKBOOK_CHAPTERS=6 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT_BUILD) --scratch-path .build/demo/reference --product feed-demo -q 2>&1 \
+	  | grep -v '^\['; test $${PIPESTATUS[0]} -eq 0 || { echo "make demo: the reference feed in answers/ did not build (above), so the demo cannot run;" \
+	    "your code is not part of that build. make clean, then make demo again; if it fails again, the workbook has a bug to report" >&2; exit 1; }
+	@reference="$(call bin-path,.build/demo/reference)/feed-demo"; \
+	if [ -z "$(DEMO_YOURS)" ]; then "$$reference" $(DEMO_FLAGS); exit; fi; \
 	rm -f $(DEMO_COUNTS); \
-	$(DEMO_YOURS_SCRATCH)/debug/feed-demo --counters $(DEMO_COUNTS) $(DEMO_FLAGS); status=$$?; \
+	"$(call bin-path,$(DEMO_YOURS_SCRATCH))/feed-demo" --counters $(DEMO_COUNTS) $(DEMO_FLAGS); status=$$?; \
 	if [ $$status -ne 0 ] || [ ! -f $(DEMO_COUNTS) ]; then \
 	  echo "make demo: your feed stopped before the end of the script (exit status $$status); make chapter-6 grades it," \
 	    "and make demo REFERENCE=$(subst $(space),$(comma),$(FEED_CHAPTERS)) shows the reference" >&2; exit 1; fi; \
-	echo ""; .build/demo/reference/debug/feed-demo --quiet --compare $(DEMO_COUNTS)
+	echo ""; "$$reference" --quiet --compare $(DEMO_COUNTS)
 
 ##@ Maintain
 test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answers pass with
 ##                          no warnings, every exercise fails on the starter, the tooling trials, lint
 ##                          (lint only with the pinned swift format, 6.3.1)
 	@echo "== tool: its own tests, then the workbook's rules (workbook check)"
-	@$(SWIFT) test --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 \
+	@$(SWIFT_TEST) --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) -q 2>&1 \
 	  | grep -Ev '^\[|^◇ |^↳ |^✔ (Test "|Suite )|^Test Suite |Executed 0 tests|CoreFoundation: failed to dynamically link'; test $${PIPESTATUS[0]} -eq 0
 	@$(WORKBOOK) check
 	@echo "== answers: build with warnings as errors, then every test"
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) build --build-tests --scratch-path .build/answers
-	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) test --skip-build --scratch-path .build/answers
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT_BUILD) --build-tests --scratch-path .build/answers
+	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT_TEST) --skip-build --scratch-path .build/answers
 	@$(MAKE) --no-print-directory test-nonsending
 	@$(MAKE) --no-print-directory test-app-target
+	@$(MAKE) --no-print-directory test-swiftbuild
 	@echo "== starter: compiles, never crashes, and every exercise has a failing test"
 	@$(RAISE_FILE_LIMIT) $(WORKBOOK) check-starter
 	@echo "== tooling"
@@ -182,11 +201,26 @@ test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answ
 test-nonsending: requirements ## the answers again with NonisolatedNonsendingByDefault (SE-0461) on:
 ##                          a nonisolated async function runs on its caller's actor unless @concurrent
 	@echo "== answers with NonisolatedNonsendingByDefault: build with warnings as errors, then every test"
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 WORKBOOK_NONSENDING=1 $(SWIFT) build --build-tests --scratch-path .build/answers-nonsending
-	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 WORKBOOK_NONSENDING=1 $(SWIFT) test --skip-build --scratch-path .build/answers-nonsending
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 WORKBOOK_NONSENDING=1 $(SWIFT_BUILD) --build-tests --scratch-path .build/answers-nonsending
+	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 WORKBOOK_NONSENDING=1 $(SWIFT_TEST) --skip-build --scratch-path .build/answers-nonsending
 
-# A new Xcode 26 app target compiles with default isolation MainActor (SE-0466) and Approachable
-# Concurrency, whose upcoming features beyond Swift 6 mode are NonisolatedNonsendingByDefault and
+# Swift 6.4's SwiftPM (Xcode 27) builds with Swift Build by default, and Swift 6.2 and 6.3 have the
+# same engine behind --build-system swiftbuild: the tool's tests and the answers' suite run once
+# more under it, each in scratch folders of their own. (A learner's BUILD_SYSTEM= changes every
+# command; this lane names the engine itself, so `make test` proves both on any toolchain.)
+SWIFTBUILD_SCRATCH := .build/swiftbuild
+test-swiftbuild: requirements ## the tool's tests and the answers' suite under Swift Build, the engine
+##                          Swift 6.4 (Xcode 27) builds with by default
+	@echo "== under Swift Build (--build-system swiftbuild): the tool's tests"
+	@$(SWIFT) test --build-system swiftbuild --package-path Tools/workbook --scratch-path $(SWIFTBUILD_SCRATCH)/tools -q 2>&1 \
+	  | grep -Ev '^\[|^◇ |^↳ |^✔ (Test "|Suite )|^Test Suite |Executed 0 tests|CoreFoundation: failed to dynamically link'; test $${PIPESTATUS[0]} -eq 0
+	@echo "== under Swift Build: the answers, built with warnings as errors, then every test"
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) build --build-system swiftbuild --build-tests --scratch-path $(SWIFTBUILD_SCRATCH)/answers
+	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) test --build-system swiftbuild --skip-build --scratch-path $(SWIFTBUILD_SCRATCH)/answers
+
+# A new app target of Xcode 26 or 27 compiles with default isolation MainActor (SE-0466) and
+# Approachable Concurrency, which Swift 6.3 and later spell as one upcoming feature,
+# ApproachableConcurrency: beyond Swift 6 mode it turns on NonisolatedNonsendingByDefault and
 # InferIsolatedConformances. WORKBOOK_APP_TARGET=1 compiles every chapter module that way, so the
 # build proves that the `nonisolated` annotations chapter 1 tells a learner to write are enough;
 # the support code and the tests are not main-actor by default, and get NonisolatedNonsendingByDefault
@@ -195,18 +229,21 @@ test-nonsending: requirements ## the answers again with NonisolatedNonsendingByD
 # must fail to type-check with the errors its README quotes: the annotations are needed, not only
 # enough.
 APP_TARGET_BARE := .build/answers-app-target/without-nonisolated
-test-app-target: requirements ## the answers as a new Xcode 26 app target compiles them: default
+test-app-target: requirements ## the answers as a new Xcode 26 or 27 app target compiles them: default
 ##                          isolation MainActor (SE-0466) and Approachable Concurrency
 	@echo "== answers as an app target (default isolation MainActor): build with warnings as errors, then every test"
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_APP_TARGET=1 $(SWIFT) build --build-tests --scratch-path .build/answers-app-target
-	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_APP_TARGET=1 $(SWIFT) test --skip-build --scratch-path .build/answers-app-target
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_APP_TARGET=1 $(SWIFT_BUILD) --build-tests --scratch-path .build/answers-app-target
+	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_APP_TARGET=1 $(SWIFT_TEST) --skip-build --scratch-path .build/answers-app-target
 	@echo "== chapter 1's answer without its nonisolated annotations, as an app target: it must not build"
 	@rm -rf $(APP_TARGET_BARE) && mkdir -p $(APP_TARGET_BARE) && \
 	  for f in answers/DataStore/*.swift; do sed -E 's/^((public|private|fileprivate) )?nonisolated /\1/' "$$f" > "$(APP_TARGET_BARE)/$${f##*/}"; done && \
 	  echo 'nonisolated func offTheMainActor(_ store: LockedStore<String, Int>) -> Int? { store.get("k") }' > $(APP_TARGET_BARE)/Probe.swift
-	@if $(SWIFT)c -typecheck -continue-building-after-errors -swift-version 6 -default-isolation MainActor \
-	    -enable-upcoming-feature NonisolatedNonsendingByDefault -enable-upcoming-feature InferIsolatedConformances \
-	    -I .build/answers-app-target/debug/Modules -module-name DataStore $(APP_TARGET_BARE)/*.swift > $(APP_TARGET_BARE)/errors.txt 2>&1; then \
+	@bin="$(call bin-path,.build/answers-app-target)"; modules="$$(dirname "$$(find "$$bin" -maxdepth 2 -name Workbook.swiftmodule | head -n 1)")"; \
+	features="ApproachableConcurrency"; \
+	case "$$($(SWIFT)c --version 2>&1)" in *"Swift version 6.2"*) features="NonisolatedNonsendingByDefault InferIsolatedConformances" ;; esac; \
+	if $(SWIFT)c -typecheck -continue-building-after-errors -swift-version 6 -default-isolation MainActor \
+	    $$(printf -- ' -enable-upcoming-feature %s' $$features) \
+	    -I "$$modules" -module-name DataStore $(APP_TARGET_BARE)/*.swift > $(APP_TARGET_BARE)/errors.txt 2>&1; then \
 	  echo "chapter 1's stores build as an app target without nonisolated: its README says they do not" >&2; exit 1; fi
 	@for error in "main actor-isolated property 'storage' can not be mutated from a Sendable closure" \
 	    "main actor-isolated conformance of 'Session' to 'Decodable'" "call to main actor-isolated instance method 'get'"; do \
@@ -231,7 +268,7 @@ variants: $(WORKBOOK) ## every other correct solution in Chapters/*/variants pas
 
 sanitize: requirements ## the answers' tests under the thread sanitizer (suppressions on Linux only)
 	@$(RAISE_FILE_LIMIT) set -x; TSAN_OPTIONS="$(TSAN_SUPPRESSIONS)halt_on_error=0" \
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT) test --sanitize=thread --no-parallel --scratch-path .build/sanitize
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all $(SWIFT_TEST) --sanitize=thread --no-parallel --scratch-path .build/sanitize
 
 # With LINT_PINNED_ONLY=1 (as `make test` runs it), a swift format other than the pinned one
 # prints a note and lints nothing; `make lint` alone lints with whatever swift format there is.
@@ -246,7 +283,7 @@ lint: ## swift format lint on answers, tests and tooling, as .swift-format says
 	$(SWIFT) format lint --configuration .swift-format --strict --recursive --parallel $(LINT_PATHS) && echo "lint: clean"
 
 bench: ## release-build benchmarks behind the chapters' performance claims
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT_RUN) -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
 
 # `make bench-N` builds the bench twice, from your Sources/ and from answers/ (the two modules
 # have the same name, so one program cannot hold both), and the answer's copy runs both in turns.
@@ -258,18 +295,20 @@ bench-%: requirements ## your chapter N timed next to the reference answer and t
 ##      QUICK=1             smaller sizes and fewer rounds
 	@case "$*" in 1|4|5) ;; *) echo "make bench-$*: only chapters 1, 4 and 5 time your code so far; make bench times every chapter's answers" >&2; exit 2 ;; esac
 	@echo "== building the bench from your Sources/ and from answers/ (release; the first time takes minutes)"
-	@WORKBOOK_CHAPTERS=$* WORKBOOK_TOOLS=1 $(if $(filter 1 yes true,$(ANSWERS)),WORKBOOK_ANSWERS=$*) $(SWIFT) build -c release \
+	@WORKBOOK_CHAPTERS=$* WORKBOOK_TOOLS=1 $(if $(filter 1 yes true,$(ANSWERS)),WORKBOOK_ANSWERS=$*) $(SWIFT_BUILD) -c release \
 	  --scratch-path $(BENCH_SCRATCH)/bench-$*-yours --product workbook-bench 2>&1 | grep -Ev '^\[|^Building|^Build complete|^Compiling|^Write'; \
 	  test $${PIPESTATUS[0]} -eq 0 || { echo "your chapter $* does not build in release: make chapter-$* shows why" >&2; exit 1; }
-	@WORKBOOK_CHAPTERS=$* WORKBOOK_ANSWERS=$* WORKBOOK_TOOLS=1 $(SWIFT) build -c release \
+	@WORKBOOK_CHAPTERS=$* WORKBOOK_ANSWERS=$* WORKBOOK_TOOLS=1 $(SWIFT_BUILD) -c release \
 	  --scratch-path $(BENCH_SCRATCH)/bench-$*-answer --product workbook-bench 2>&1 | grep -Ev '^\[|^Building|^Build complete|^Compiling|^Write'; \
-	  test $${PIPESTATUS[0]} -eq 0
-	@$(BENCH_SCRATCH)/bench-$*-answer/release/workbook-bench --compare $* --yours $(BENCH_SCRATCH)/bench-$*-yours/release/workbook-bench \
+	  test $${PIPESTATUS[0]} -eq 0 || { echo "make bench-$*: the reference answer did not build in release (above); your code is not" \
+	    "part of that build. make clean, then make bench-$* again; if it fails again, the workbook has a bug to report" >&2; exit 1; }
+	@"$(call bin-path,$(BENCH_SCRATCH)/bench-$*-answer,-c release)/workbook-bench" --compare $* \
+	  --yours "$(call bin-path,$(BENCH_SCRATCH)/bench-$*-yours,-c release)/workbook-bench" \
 	  $(if $(filter 1 yes true,$(QUICK)),--quick)
 
 figures: $(WORKBOOK) ## redraw the SVG figures: the charts from seeded simulations, and each
 ##                          drill's figures/reference-design.json to the reference-design.svg beside it
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT) run --scratch-path .build/answers workbook-figures $(CURDIR)
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT_RUN) --scratch-path .build/answers workbook-figures $(CURDIR)
 	@$(WORKBOOK) figures
 
 # The trials `make test` runs, after actionlint on .github/workflows (installed into .build/ on

@@ -20,12 +20,13 @@
 //                      with the upcoming feature NonisolatedNonsendingByDefault (SE-0461), under
 //                      which a `nonisolated async` function runs on its caller's actor unless it is
 //                      marked `@concurrent` (`make test-nonsending`)
-//   WORKBOOK_APP_TARGET "1": the chapter modules are compiled the way a new Xcode 26 app target
-//                      compiles its code: default isolation `MainActor` (SE-0466), plus the two
-//                      upcoming features Approachable Concurrency adds to Swift 6 mode,
-//                      NonisolatedNonsendingByDefault (SE-0461) and InferIsolatedConformances
-//                      (SE-0470); the support code and the tests get NonisolatedNonsendingByDefault
-//                      only, as under WORKBOOK_NONSENDING (`make test-app-target`)
+//   WORKBOOK_APP_TARGET "1": the chapter modules are compiled the way a new app target of Xcode 26
+//                      or 27 compiles its code: default isolation `MainActor` (SE-0466) and
+//                      Approachable Concurrency (the upcoming feature ApproachableConcurrency from
+//                      Swift 6.3; beyond Swift 6 mode it is NonisolatedNonsendingByDefault, SE-0461,
+//                      and InferIsolatedConformances, SE-0470, which Swift 6.2 is given one by one);
+//                      the support code and the tests get NonisolatedNonsendingByDefault only, as
+//                      under WORKBOOK_NONSENDING (`make test-app-target`)
 import Foundation
 import PackageDescription
 
@@ -94,14 +95,19 @@ let nonsendingSettings: [SwiftSetting] = nonsending ? [.enableUpcomingFeature("N
 
 let swiftSettings: [SwiftSetting] = (werror ? [.unsafeFlags(["-warnings-as-errors"])] : []) + nonsendingSettings
 
-/// A new Xcode 26 app target: every declaration without isolation of its own is `@MainActor`
-/// (SE-0466), and Approachable Concurrency turns on the two upcoming features that Swift 6 mode does
-/// not already include (NonisolatedNonsendingByDefault comes with `nonsendingSettings`). The
-/// chapters only: a learner pastes a chapter's files into an app target, while the support code
-/// and the tests stay modules of their own. `make test-app-target` proves that the annotations
-/// chapter 1 asks for are the ones such a target needs.
-let appTargetSettings: [SwiftSetting] =
-  appTarget ? [.defaultIsolation(MainActor.self), .enableUpcomingFeature("InferIsolatedConformances")] : []
+/// A new app target of Xcode 26 or 27: every declaration without isolation of its own is
+/// `@MainActor` (SE-0466), and Approachable Concurrency is on. Swift 6.3 and later name that one
+/// upcoming feature, as Xcode 27's build setting passes it; Swift 6.2 takes the two it adds to Swift 6
+/// mode (NonisolatedNonsendingByDefault comes with `nonsendingSettings`). The chapters only: a
+/// learner pastes a chapter's files into an app target, while the support code and the tests stay
+/// modules of their own. `make test-app-target` proves that the annotations chapter 1 asks for are
+/// the ones such a target needs.
+#if compiler(>=6.3)
+  let approachableConcurrency: [SwiftSetting] = [.enableUpcomingFeature("ApproachableConcurrency")]
+#else
+  let approachableConcurrency: [SwiftSetting] = [.enableUpcomingFeature("InferIsolatedConformances")]
+#endif
+let appTargetSettings: [SwiftSetting] = appTarget ? [.defaultIsolation(MainActor.self)] + approachableConcurrency : []
 
 /// In release builds (`make bench`) the chapters' function bodies are visible to the modules that
 /// call them, so a generic type such as `MemoryCache<Key, Value>` is specialized for its caller's

@@ -8,7 +8,10 @@
 #   Tools/check-review.sh [path/to/workbook]     (make check-tooling runs it)
 set -euo pipefail
 root="$(pwd)"
-tool="${1:-$root/.build/tools/debug/workbook}"
+# The tool make built (make passes its path as WORKBOOK_TOOL), or the one SwiftPM says it builds.
+tool="${1:-${WORKBOOK_TOOL:-$(swift build ${WORKBOOK_BUILD_SYSTEM:+--build-system "$WORKBOOK_BUILD_SYSTEM"} --package-path Tools/workbook \
+  --scratch-path .build/tools --show-bin-path)/workbook}}"
+case "$tool" in /*) ;; *) tool="$root/$tool" ;; esac
 fail() { echo "check-review: $*" >&2; exit 1; }
 [ -x "$tool" ] || fail "no tool at $tool: run make tool first"
 command -v python3 >/dev/null || fail "python3 is needed to drive a pseudo-terminal, and there is none on PATH"

