@@ -44,6 +44,9 @@ enum Rule: String, CaseIterable, Sendable {
   case names
   /// Every `make bench` row the texts cite is a row the benchmarks print (`BenchRowRule.swift`).
   case benchRows = "bench-rows"
+  /// Backticked platform APIs in the texts that the grading toolchain has compile as written
+  /// (`PlatformNamesRule.swift`).
+  case platformNames = "platform-names"
 }
 
 /// One broken rule: where, what is wrong, and what to do about it.
@@ -77,6 +80,7 @@ struct Checker {
     }
     if rules.contains(.extras) { found += drillsFolderProblems(catalog) }
     if rules.contains(.benchRows) { found += benchRowProblems(catalog) }
+    if rules.contains(.platformNames) { found += platformNameProblems(catalog) }
     return found
   }
 
