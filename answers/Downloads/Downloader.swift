@@ -146,7 +146,8 @@ public nonisolated final class DownloadHandle: Sendable {
   }
 
   /// Progress, then `.completed` or `.paused`; throws when the download fails or is cancelled.
-  /// Read it from one task. Events a slow reader has not taken are coalesced, never reordered.
+  /// Read it from one task. It holds the newest 256 unread events: a reader further behind
+  /// loses the oldest of them, never the ending, and nothing is reordered or merged.
   public let events: AsyncThrowingStream<DownloadEvent, any Error>
   private let task: Task<Outcome, any Error>
   private let pauseSignal: PauseSignal
