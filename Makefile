@@ -12,16 +12,18 @@ SWIFT ?= swift
 # as in the learner's Xcode. The tool's builds (grading, mutants, variants) use the same engine.
 BUILD_SYSTEM ?=
 export WORKBOOK_BUILD_SYSTEM := $(BUILD_SYSTEM)
-SWIFT_BUILD := $(SWIFT) build $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
-SWIFT_TEST := $(SWIFT) test $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
+# Tools/swiftpm.sh runs a build once more when the build engine itself crashed (see there).
+SWIFTPM := Tools/swiftpm.sh
+SWIFT_BUILD := $(SWIFTPM) $(SWIFT) build $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
+SWIFT_TEST := $(SWIFTPM) $(SWIFT) test $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
 SWIFT_RUN := $(SWIFT) run $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
 # Where a build puts its products: $(call bin-path,SCRATCH[,MORE ARGUMENTS]), asked of SwiftPM in
 # the recipe that needs it. The engines lay a scratch folder out differently (`debug/` for one,
 # `out/Products/Debug-linux/` for the other), so no product path is written here.
-bin-path = $$($(SWIFT_BUILD) --scratch-path $(1) $(2) --show-bin-path)
+bin-path = $$($(SWIFT) build $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM)) --scratch-path $(1) $(2) --show-bin-path)
 TOOL_SCRATCH := .build/tools
 # The tool's path is needed to decide whether to rebuild it, so it is asked once, as make starts.
-TOOL_BIN := $(shell $(SWIFT_BUILD) --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) --show-bin-path 2>/dev/null)
+TOOL_BIN := $(shell $(SWIFT) build $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM)) --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) --show-bin-path 2>/dev/null)
 WORKBOOK := $(if $(TOOL_BIN),$(TOOL_BIN)/workbook,$(TOOL_SCRATCH)/no-bin-path/workbook)
 export WORKBOOK_TOOL := $(WORKBOOK)
 TOOL_SOURCES := Tools/workbook/Package.swift $(shell find Tools/workbook/Sources -name '*.swift')
@@ -212,11 +214,11 @@ SWIFTBUILD_SCRATCH := .build/swiftbuild
 test-swiftbuild: requirements ## the tool's tests and the answers' suite under Swift Build, the engine
 ##                          Swift 6.4 (Xcode 27) builds with by default
 	@echo "== under Swift Build (--build-system swiftbuild): the tool's tests"
-	@$(SWIFT) test --build-system swiftbuild --package-path Tools/workbook --scratch-path $(SWIFTBUILD_SCRATCH)/tools -q 2>&1 \
+	@$(SWIFTPM) $(SWIFT) test --build-system swiftbuild --package-path Tools/workbook --scratch-path $(SWIFTBUILD_SCRATCH)/tools -q 2>&1 \
 	  | grep -Ev '^\[|^◇ |^↳ |^✔ (Test "|Suite )|^Test Suite |Executed 0 tests|CoreFoundation: failed to dynamically link'; test $${PIPESTATUS[0]} -eq 0
 	@echo "== under Swift Build: the answers, built with warnings as errors, then every test"
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) build --build-system swiftbuild --build-tests --scratch-path $(SWIFTBUILD_SCRATCH)/answers
-	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFT) test --build-system swiftbuild --skip-build --scratch-path $(SWIFTBUILD_SCRATCH)/answers
+	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFTPM) $(SWIFT) build --build-system swiftbuild --build-tests --scratch-path $(SWIFTBUILD_SCRATCH)/answers
+	@$(RAISE_FILE_LIMIT) set -x; WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_WERROR=1 WORKBOOK_TOOLS=1 $(SWIFTPM) $(SWIFT) test --build-system swiftbuild --skip-build --scratch-path $(SWIFTBUILD_SCRATCH)/answers
 
 # A new app target of Xcode 26 or 27 compiles with default isolation MainActor (SE-0466) and
 # Approachable Concurrency, which Swift 6.3 and later spell as one upcoming feature,

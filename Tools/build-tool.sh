@@ -28,7 +28,9 @@ if [ "${product#*/no-bin-path/}" != "$product" ]; then
   status=$?
   say "make: SwiftPM could not say where it puts the workbook's tool (\`swift build --show-bin-path\` exited with status $status):"
   grep -m 5 -E 'error|not found' "$log" | sed 's/^/    /' >&2
-  [ "$status" -eq 127 ] && say "  There is no \`$1\` command on PATH: install Xcode 26 or later (Xcode 27 ships Swift 6.4) and open it once," \
+  swift="$1"
+  [ "${1##*/}" = swiftpm.sh ] && swift="$2"
+  [ "$status" -eq 127 ] && say "  There is no \`$swift\` command on PATH: install Xcode 26 or later (Xcode 27 ships Swift 6.4) and open it once," \
     "  or on Linux a Swift 6.2 or later toolchain from swift.org, then run make again."
   advice
   exit 1

