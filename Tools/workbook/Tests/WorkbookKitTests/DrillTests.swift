@@ -112,7 +112,7 @@ struct DrillListTests {
       lines.contains {
         $0.hasPrefix("  chat ") && $0.contains("Design a chat client (ch. 7)") && $0.contains("45 min") && $0.hasSuffix("not tried")
       })
-    #expect(text.contains("Run one: make drill-7 or make drill-chat."))
+    #expect(text.contains("Run one: make drill-7 or make drill-chat (SEED=N repeats a round's deep dive)."))
   }
 
   @Test("with attempts, each drill shows its own last score and its date, and a low one when it comes back")
@@ -233,7 +233,7 @@ struct DrillReviewTests {
     ])
     #expect(
       history.reviewNote(drills, chapter: nil, now: DrillFixture.date("2026-11-26T12:00:00Z"), calendar: calendar).map(DrillFixture.plain) == """
-        1 drill due again (the last score below 70):
+        1 drill due again (an area below senior, or a score below 70):
           make drill-chat      Design a chat client: 40/100 on Tue 24 Nov
         """)
     #expect(history.reviewNote(drills, chapter: 7, now: DrillFixture.date("2026-11-26T12:00:00Z"), calendar: calendar) == nil)

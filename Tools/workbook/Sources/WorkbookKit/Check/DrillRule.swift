@@ -38,6 +38,7 @@ extension Checker {
   }
 
   func drillProblems(_ relative: String, text: String, owner: DrillOwner) -> [Problem] {
+    if let round = DrillRound.parse(text) { return roundProblems(relative, round, text: text, owner: owner) }
     var found: [Problem] = []
     func problem(_ message: String) { found.append(Problem(rule: .extras, message: message)) }
     let sections = markdownSections(text: text)

@@ -3,10 +3,14 @@ import Foundation
 /// `make drill`: every mock system-design interview (`DrillCatalog`) with its length and the
 /// learner's last score; `make drill-N` or `make drill-<name>` runs one.
 ///
-/// A drill is Markdown: every `## N. Title — M min` section is a phase with prompts and the signals
-/// an interviewer listens for; `## Rubric` is a table of areas, points, what full marks look like
-/// and where the workbook's code shows it; `## Red flags` closes the drill. On a terminal each
-/// phase is timed and the learner scores themself; the attempt is saved in
+/// A drill is Markdown in one of two formats. A round (`DrillRound`, run by `runRound`) times
+/// introductions and the candidate's questions apart from the design, picks one deep dive with a
+/// seed, asks a pushback question after each phase, and has the learner mark each signal hit or
+/// missed; the levels per area follow. The older format: every `## N. Title — M min` section is a
+/// phase with prompts and the signals an interviewer listens for; `## Rubric` is a table of areas,
+/// points, what full marks look like and where the workbook's code shows it; `## Red flags` closes
+/// the drill. On a terminal each phase is timed and the learner scores themself; the attempt is
+/// saved in
 /// `.workbook/drill-history.json` (`DrillHistory`). Then, or at once without a terminal (which
 /// prints the whole drill and records nothing), the reference design is shown: its picture's path
 /// and its outline.
@@ -31,7 +35,8 @@ struct DrillCommand: Command {
       print(Self.listing(drills, history: DrillHistory.read(now: now), now: now))
       return true
     }
-    try Self.run(drills.drill(id), console: .terminal())
+    let seed = ProcessInfo.processInfo.environment["SEED"].flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+    try Self.run(drills.drill(id), console: .terminal(), seed: seed)
     return true
   }
 
@@ -51,12 +56,11 @@ struct DrillCommand: Command {
     var lines = [Style.bold("Design drills") + Style.dim(" (timed mock system-design interviews)"), ""]
     lines.append(Style.dim("  \(padded("id", 11))\(padded("drill", width))\(padded("length", 9))last score"))
     for drill in catalog.drills {
-      let minutes = (try? script(TextFile.contents(path(drill.file, in: root), shown: drill.file))).map {
-        "\($0.minutes) min"
-      }
+      let text = try? TextFile.contents(path(drill.file, in: root), shown: drill.file)
+      let minutes = text.map { DrillRound.parse($0)?.minutes ?? script($0).minutes }.map { "\($0) min" }
       var score = Style.dim("not tried")
       if let last = history.last(drill.id) {
-        score = "\(last.total)/100 on \(calendar.shortDay(last.date))"
+        score = "\(last.summary) on \(calendar.shortDay(last.date))"
         if let due = history.dueDate(drill.id, calendar: calendar) {
           score += Style.yellow(due <= now ? ", due again" : ", back on \(calendar.shortDay(due))")
         }
@@ -65,10 +69,11 @@ struct DrillCommand: Command {
     }
     let other = catalog.drills.first { $0.chapter == nil }.map { " or make drill-\($0.id)" } ?? ""
     lines.append("")
-    lines.append("Run one: make drill-\(first.id)\(other). On a terminal each phase is timed and you score yourself;")
+    lines.append("Run one: make drill-\(first.id)\(other) (SEED=N repeats a round's deep dive). On a terminal each phase is timed")
+    lines.append("and you mark each signal hit or missed; an area below senior brings the drill back in make review")
     lines.append(
-      "a drill whose last score is below \(DrillHistory.passing) comes back in make review \(DrillHistory.retryAfterDays) days later. "
-        + Style.dim("Scores: \(DrillHistory.relativePath)"))
+      "\(DrillHistory.retryAfterDays) days later, and each missed signal comes back there as a card. "
+        + Style.dim("Attempts: \(DrillHistory.relativePath)"))
     return lines.joined(separator: "\n")
   }
 
@@ -132,9 +137,16 @@ struct DrillCommand: Command {
   /// Runs `drill`: its phases (timed on a terminal), the rubric and red flags, the learner's scores
   /// (on a terminal, saved in the history at `root`), then the reference design.
   static func run(
-    _ drill: Drill, root: String = ".", console: Console, now: () -> Date = Date.init, calendar: Calendar = .current
+    _ drill: Drill, root: String = ".", console: Console, now: () -> Date = Date.init, calendar: Calendar = .current,
+    seed: UInt64? = nil
   ) throws {
-    let script = script(try TextFile.contents(path(drill.file, in: root), shown: drill.file))
+    let text = try TextFile.contents(path(drill.file, in: root), shown: drill.file)
+    if let round = DrillRound.parse(text) {
+      let seed = seed ?? UInt64(max(0, Int(now().timeIntervalSince1970 / 86_400)))
+      try runRound(round, drill: drill, root: root, console: console, now: now, calendar: calendar, seed: seed)
+      return
+    }
+    let script = script(text)
     guard !script.phases.isEmpty, !script.areas.isEmpty else { throw Failure("\(drill.file) needs timed phases and a rubric") }
     func say(_ text: String) { console.write(text + "\n") }
     func ask(_ text: String) -> String? {
@@ -204,11 +216,15 @@ struct DrillCommand: Command {
     }
     let history = DrillHistory(attempts: attempts)
     say(Style.bold("\nThis attempt: \(sum)/100"))
-    say(Style.bold("Your attempts at this drill") + Style.dim(" (\(DrillHistory.relativePath))"))
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withFullDate]
+    say(Style.bold("Your attempts at this drill") + Style.dim(" (\(DrillHistory.relativePath))"))
     for past in history.attempts(of: drill.id).suffix(10) {
-      say("  \(formatter.string(from: past.date))  \(progressBar(done: past.total, total: 100)) \(past.total)")
+      guard let total = past.total else {
+        say("  \(formatter.string(from: past.date))  \(past.summary)")
+        continue
+      }
+      say("  \(formatter.string(from: past.date))  \(progressBar(done: total, total: 100)) \(total)")
     }
     if let due = history.dueDate(drill.id, calendar: calendar) {
       say(

@@ -18,9 +18,13 @@ struct FlashcardsCommand: Command {
     let questions = InterviewQuestion.loadAll(catalog) { skipped.append($0) }
     for message in skipped { warn(Style.yellow(message)) }
     guard !questions.isEmpty else { throw Failure("no chapter has interview questions") }
-    try Self.write(questions, to: AnkiExport.relativePath)
-    let decks = Set(questions.map(\.chapter)).count
-    print("Wrote \(questions.count) cards in \(decks) decks to \(AnkiExport.relativePath).")
+    let signals = DrillSignalCards.questions(catalog, now: SystemClock().now())
+    try Self.write(questions + signals, to: AnkiExport.relativePath)
+    let decks = Set((questions + signals).map { AnkiExport.deck($0) }).count
+    print("Wrote \(questions.count + signals.count) cards in \(decks) decks to \(AnkiExport.relativePath).")
+    if !signals.isEmpty {
+      print("  \(plural(signals.count, "card")) of them are signals you missed in a drill (deck Drills).")
+    }
     print(
       Style.dim(
         "In Anki: File > Import, and choose the file; its header lines set the note type (Basic), the decks and the tags.\n"

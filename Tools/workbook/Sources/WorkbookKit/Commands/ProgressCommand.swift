@@ -29,6 +29,11 @@ struct ProgressCommand: Command {
       let count = padded("\(done)/\(result.exercises.count)", 5)
       print("  \(title) \(progressBar(done: done, total: result.exercises.count)) \(count)\(interview)\(stale)")
     }
+    let levels = drills.levelLines
+    if !levels.isEmpty {
+      print(Style.bold("\nDrills: level per area") + Style.dim(" (last attempt; below senior · senior · staff)"))
+      levels.forEach { print($0) }
+    }
     print(Style.dim("\n" + Readiness.legend))
     return true
   }

@@ -39,8 +39,12 @@ struct ReviewCommand: Command {
     let clock = SystemClock()
     let store = RatingsStore()
     let keys = TerminalKeys()
+    // A drill's missed signals are asked like questions; the plan keeps them only when due (they
+    // were put in the queue by the drill), never as new questions.
+    let signalCards = DrillSignalCards.questions(catalog, now: clock.now()).filter { chapter == nil || $0.chapter == chapter }
+    let cards = store.load(now: clock.now())
     let plan = Self.plan(
-      InterviewQuestion.loadAll(catalog), store: store, schedule: Schedule(), now: clock.now(),
+      InterviewQuestion.loadAll(catalog) + signalCards.filter { cards[$0.key] != nil }, store: store, schedule: Schedule(), now: clock.now(),
       chapter: chapter, limit: limit, newPerDay: newPerDay, firstChapter: catalog.chapters.first?.number ?? 1)
     guard let keys, !plan.questions.isEmpty else {
       print(plan.message)
@@ -53,7 +57,8 @@ struct ReviewCommand: Command {
       keys: keys, clock: clock, write: InterviewSession.toStandardOutput, store: store, timeLimit: timeLimit)
     let (total, due) = (plan.questions.count, plan.due.count)
     _ = session.run(plan.questions) { index, question in
-      "Review \(index + 1) of \(total) · chapter \(question.chapter)" + (index < due ? "" : " · new")
+      let source = question.drill.map { "drill \($0)" } ?? "chapter \(question.chapter)"
+      return "Review \(index + 1) of \(total) · \(source)" + (index < due ? "" : " · new")
     }
     keys.restore()
     return true

@@ -4,9 +4,16 @@ import Foundation
 /// an array of attempts, oldest first, each naming its drill (`"drill": "6"`, `"drill": "chat"`).
 /// An attempt without `drill` is chapter 6's, the only drill there was before drills had ids.
 ///
-/// A drill comes back in `make review` when its last score is below `passing` (70 of 100): from
-/// the start of the second calendar day after that attempt (`retryAfterDays`), until an attempt
-/// scores 70 or more. Scored on Monday evening, it is due all of Wednesday. Not the next day: a
+/// Two kinds of attempt share the file. An attempt at a drill written as a round (`DrillRound`)
+/// keeps each signal's mark (`signals`, by `DrillSignal.id`), the level of each area (`levels`),
+/// the deep dive it ran and its seed, and no score. An older attempt keeps a score per rubric row
+/// and a total out of 100. Both are read and written back as they are: nothing is converted, so a
+/// file written before the rounds existed stays valid.
+///
+/// A drill comes back in `make review` when its last attempt did not pass: an area below senior
+/// in a round, a score below `passing` (70 of 100) in an older attempt. It comes back from the
+/// start of the second calendar day after that attempt (`retryAfterDays`), until an attempt
+/// passes. Scored on Monday evening, it is due all of Wednesday. Not the next day: a
 /// drill redone at once measures how well the learner remembers the rubric, not how they run the
 /// conversation; two days leave time to reread the chapter and the reference design while the
 /// weak areas are still fresh. A drill never tried is never due: `make drill` lists it.
@@ -15,12 +22,34 @@ struct DrillHistory: Equatable {
     let date: Date
     /// The drill's id; nil in an attempt written before drills had ids (chapter 6's drill).
     var drill: String?
-    let scores: [String: Int]
-    let total: Int
+    /// Points per rubric row; empty in an attempt at a round.
+    var scores: [String: Int] = [:]
+    /// Out of 100; nil in an attempt at a round, which has levels instead.
+    var total: Int?
     let secondsPerPhase: [Int]
+    /// Each area's level (`DrillLevel`'s raw value), in an attempt at a round.
+    var levels: [String: String]?
+    /// Each signal's mark, hit or missed, by `DrillSignal.id`, in an attempt at a round.
+    var signals: [String: Bool]?
+    /// The deep dive the round ran (`4b`) and the seed that chose it.
+    var deepDive: String?
+    var seed: UInt64?
 
     /// The id of the drill attempted.
     var id: String { drill ?? DrillHistory.legacyID }
+
+    /// No area below senior in a round; 70 or more in an older attempt.
+    var passed: Bool {
+      if let levels { return !levels.values.contains(DrillLevel.belowSenior.rawValue) }
+      return (total ?? 0) >= DrillHistory.passing
+    }
+
+    /// `62/100`, or `staff 2 · senior 3 · below 1` for a round.
+    var summary: String {
+      guard let levels else { return "\(total ?? 0)/100" }
+      let counts = DrillLevel.allCases.reversed().map { level in (level, levels.values.filter { $0 == level.rawValue }.count) }
+      return counts.filter { $0.1 > 0 }.map { "\($0.0 == .belowSenior ? "below" : $0.0.rawValue) \($0.1)" }.joined(separator: " · ")
+    }
   }
 
   static let relativePath = ".workbook/drill-history.json"
@@ -80,10 +109,10 @@ struct DrillHistory: Equatable {
     attempts.last { $0.id == id }
   }
 
-  /// The start of the day drill `id` comes back; nil when it was never tried or its last score is
-  /// `passing` or more.
+  /// The start of the day drill `id` comes back; nil when it was never tried or its last attempt
+  /// passed.
   func dueDate(_ id: String, calendar: Calendar = .current) -> Date? {
-    guard let last = last(id), last.total < Self.passing else { return nil }
+    guard let last = last(id), !last.passed else { return nil }
     let day = calendar.startOfDay(for: last.date)
     return calendar.date(byAdding: .day, value: Self.retryAfterDays, to: day)
   }
@@ -104,11 +133,11 @@ struct DrillHistory: Equatable {
   func reviewNote(_ drills: [Drill], chapter: Int?, now: Date, calendar: Calendar = .current) -> String? {
     let due = drills.filter { (chapter == nil || $0.chapter == chapter) && isDue($0.id, at: now, calendar: calendar) }
     guard !due.isEmpty else { return nil }
-    var lines = ["\(due.count) drill\(due.count == 1 ? "" : "s") due again (the last score below \(Self.passing)):"]
+    var lines = ["\(due.count) drill\(due.count == 1 ? "" : "s") due again (an area below senior, or a score below \(Self.passing)):"]
     for drill in due {
       guard let last = last(drill.id) else { continue }
       let when = calendar.shortDay(last.date)
-      lines.append("  \(padded("make drill-\(drill.id)", 20)) \(drill.title): \(last.total)/100 on \(when)")
+      lines.append("  \(padded("make drill-\(drill.id)", 20)) \(drill.title): \(last.summary) on \(when)")
     }
     return lines.joined(separator: "\n")
   }
@@ -145,6 +174,21 @@ struct DrillProgress {
     return "  drill " + styled + String(repeating: " ", count: max(0, width - 8 - text.count))
   }
 
+  /// Each tried round's level per area, one line a drill, from its last attempt: `chat
+  /// Requirements staff · Protocol senior · …`; empty when no round was tried.
+  var levelLines: [String] {
+    drills.compactMap { drill in
+      guard let levels = history.last(drill.id)?.levels, !levels.isEmpty else { return nil }
+      let areas = levels.keys.sorted().map { name -> String in
+        let level = levels[name] ?? ""
+        let shown = "\(name) \(level)"
+        if level == DrillLevel.staff.rawValue { return Style.green(shown) }
+        return level == DrillLevel.belowSenior.rawValue ? Style.yellow(shown) : shown
+      }
+      return "  \(padded("drill-" + drill.id, 12)) " + areas.joined(separator: " · ")
+    }
+  }
+
   /// `Drills beyond the chapters: chat 80/100; sync not tried`; nil when there are none.
   var beyondLine: String? {
     let beyond = drills.filter { $0.chapter == nil }
@@ -157,8 +201,11 @@ struct DrillProgress {
   /// again.
   func score(_ id: String) -> (text: String, styled: String) {
     guard let last = history.last(id) else { return ("not tried", Style.dim("not tried")) }
-    let text = "\(last.total)/100"
-    if last.total >= DrillHistory.passing { return (text, Style.green(text)) }
+    var text = "\(last.total ?? 0)/100"
+    if let levels = last.levels {
+      text = "\(levels.values.filter { $0 != DrillLevel.belowSenior.rawValue }.count)/\(levels.count) senior+"
+    }
+    if last.passed { return (text, Style.green(text)) }
     return history.isDue(id, at: now, calendar: calendar) ? (text + ", due", Style.yellow(text + ", due")) : (text, text)
   }
 }

@@ -56,11 +56,13 @@ enum AnkiExport {
   }
 
   static func deck(_ question: InterviewQuestion) -> String {
+    if let drill = question.drill { return escape("\(deckRoot)::Drills::\(drill)") }
     let number = question.chapter < 10 ? "0\(question.chapter)" : "\(question.chapter)"
     return escape("\(deckRoot)::\(number) \(question.chapterTitle)")
   }
 
   static func tags(_ question: InterviewQuestion) -> String {
+    if let drill = question.drill { return "\(tagRoot) drill-\(drill)" }
     let number = question.chapter < 10 ? "0\(question.chapter)" : "\(question.chapter)"
     return "\(tagRoot) chapter-\(number)"
   }

@@ -17,6 +17,12 @@ struct InterviewQuestion: Equatable {
   let redFlags: String
   /// See `QuestionKey`.
   let key: String
+  /// For a card made from a drill's missed signal (`DrillSignalCards`), the drill's id; its
+  /// `chapter` is then the drill's chapter, or 0 for a drill beyond the chapters.
+  var drill: String? = nil
+
+  /// `ch3`, or `drill-chat` for a card from a drill.
+  var label: String { drill.map { "drill-\($0)" } ?? "ch\(chapter)" }
 
   /// Every question of a chapter, in the order of its `interview.md`.
   static func load(_ chapter: Chapter, root: String = ".") throws -> [InterviewQuestion] {

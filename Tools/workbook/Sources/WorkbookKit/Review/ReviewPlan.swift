@@ -20,11 +20,15 @@ enum NewQuestions {
     return number
   }
 
-  /// How many cards were rated for the first time on the calendar day of `now`.
+  /// How many cards were rated for the first time on the calendar day of `now`. A card made from a
+  /// drill's missed signal does not count: the drill put it in the queue, the learner did not
+  /// choose to start it, and it must not crowd out the day's new interview questions.
   ///
   /// - Complexity: O(n) for n cards.
   static func introduced(_ cards: [String: Card], on now: Date, calendar: Calendar) -> Int {
-    cards.values.filter { calendar.isDate($0.answers.first?.date ?? $0.lastReviewed, inSameDayAs: now) }.count
+    cards.filter { key, card in
+      !key.hasPrefix(DrillSignalCards.keyPrefix) && calendar.isDate(card.answers.first?.date ?? card.lastReviewed, inSameDayAs: now)
+    }.count
   }
 }
 
@@ -104,10 +108,10 @@ extension ReviewCommand {
       guard let card = cards[question.key] else { continue }
       let late = schedule.daysOverdue(card, at: now)
       let lateness = late > 0 ? ", \(plural(late, "day")) late" : ""
-      lines.append("  ch\(question.chapter)  [\(card.lastRating.rawValue)\(lateness)] \(question.heading)")
+      lines.append("  \(question.label)  [\(card.lastRating.rawValue)\(lateness)] \(question.heading)")
     }
     for question in new {
-      lines.append("  ch\(question.chapter)  [new] \(question.heading)")
+      lines.append("  \(question.label)  [new] \(question.heading)")
     }
     plan.message = lines.joined(separator: "\n")
     return plan

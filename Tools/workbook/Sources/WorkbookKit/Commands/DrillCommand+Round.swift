@@ -1,0 +1,174 @@
+import Foundation
+
+extension DrillCommand {
+  /// Runs a drill written as a round: its shape, the introductions, each phase of this run (one deep
+  /// dive, chosen by `seed`) with its pushback question and its signals, communication, the
+  /// candidate's questions, then the rubric of levels and the red flags.
+  ///
+  /// On a terminal each phase is timed and the learner marks every signal `y` (hit) or `n`
+  /// (missed); the levels follow from the marks, the attempt is saved, and each missed signal is
+  /// put in the review queue (`DrillSignalCards`). Without a terminal everything is printed and
+  /// nothing is recorded or waited for, so `make drill-chat </dev/null` ends at once.
+  static func runRound(
+    _ round: DrillRound, drill: Drill, root: String, console: Console, now: () -> Date, calendar: Calendar,
+    seed: UInt64
+  ) throws {
+    func say(_ text: String) { console.write(text + "\n") }
+    func ask(_ text: String) -> String? {
+      console.write(text)
+      return console.readLine()
+    }
+    let phases = round.phases(seed: seed)
+    let pushback = round.pushback(for: phases.count, seed: seed)
+    let chosen = phases.first { $0.option != nil }
+
+    say(Style.bold(round.title))
+    say(round.intro)
+    say(Style.bold("\nThe round") + " — \(round.minutes) minutes")
+    let width = phases.map { $0.label.count + $0.title.count + 2 }.max().map { max($0, 14) + 2 } ?? 16
+    say("  \(padded("Introductions", width)) \(round.introductions.minutes) min")
+    for phase in phases {
+      say("  \(padded("\(phase.label). \(phase.title)", width)) \(phase.minutes) min")
+    }
+    if let questions = round.questions { say("  \(padded("Your questions", width)) \(questions.minutes) min") }
+    if let chosen {
+      let labels = round.options.map(\.label).joined(separator: ", ")
+      say(
+        Style.dim(
+          "  Design: \(round.designMinutes) min. Deep dive today: \(chosen.label) of \(labels) (SEED=\(seed); "
+            + "make drill-\(drill.id) SEED=N picks another)."))
+    }
+    say(Style.dim("  A pushback question closes each phase. Levels per area: " + levelRule))
+
+    say(Style.bold("\nIntroductions") + " — \(round.introductions.minutes) min")
+    say(WalkthroughCommand.render(round.introductions.text))
+    var seconds: [Int] = []
+    var marks: [String: Bool] = [:]
+    func timed(_ minutes: Int) -> Bool {
+      guard console.interactive else { return true }
+      guard ask(Style.dim("  [Enter] start the clock and answer out loud")) != nil else { return false }
+      let start = now()
+      guard ask(Style.dim("  … talking. [Enter] when you are done")) != nil else { return false }
+      let elapsed = max(0, Int(now().timeIntervalSince(start)))
+      seconds.append(elapsed)
+      let box = minutes * 60
+      let verdict = elapsed <= box ? Style.green("within the box") : Style.yellow("over by \(clock(elapsed - box))")
+      say("  You took \(clock(elapsed)) of \(clock(box)): \(verdict)")
+      return true
+    }
+    /// Shows `signals`; on a terminal asks for each mark. False when the input ended.
+    func mark(_ signals: [DrillSignal]) -> Bool {
+      say(Style.bold("  Signals") + Style.dim(console.interactive ? " — mark each: y hit, n missed" : ""))
+      for signal in signals {
+        let kind = signal.mustHit ? Style.yellow("[must-hit]") : Style.green("[bonus]   ")
+        say("  \(kind) \(Style.bold(signal.cue)): \(signal.text)")
+        guard console.interactive else { continue }
+        while true {
+          guard let line = ask("      hit? [y/n] ") else { return false }
+          switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+          case "y", "yes": marks[signal.id] = true
+          case "n", "no", "": marks[signal.id] = false
+          default:
+            say(Style.yellow("      y or n, please"))
+            continue
+          }
+          break
+        }
+      }
+      return true
+    }
+    func abandon() {
+      say(Style.yellow("\nInput ended before every signal was marked: nothing was recorded."))
+      say(referenceDesign(drill, root: root))
+    }
+
+    for (index, phase) in phases.enumerated() {
+      say(Style.bold("\nPhase \(index + 1) of \(phases.count): \(phase.label). \(phase.title)") + " — \(phase.minutes) min")
+      say(WalkthroughCommand.render(phase.prompts))
+      guard timed(phase.minutes) else { return abandon() }
+      if !pushback[index].isEmpty {
+        say(Style.bold("  Pushback: ") + pushback[index])
+        if console.interactive, ask(Style.dim("  Answer it out loud. [Enter] when you are done")) == nil { return abandon() }
+      }
+      guard mark(phase.signals) else { return abandon() }
+    }
+    say(Style.bold("\nCommunication") + Style.dim(" (no timer shows it: mark what you did)"))
+    guard mark(round.communication) else { return abandon() }
+    if let questions = round.questions {
+      say(Style.bold("\nYour questions") + " — \(questions.minutes) min")
+      say(WalkthroughCommand.render(questions.text))
+    }
+
+    say(Style.bold("\nRubric") + Style.dim(" (levels: below senior · senior · staff)"))
+    for area in round.areas {
+      let from = area.isCommunication ? "communication" : "phase " + area.phases.map(String.init).joined(separator: ", ")
+      say("  \(Style.bold(area.name))" + Style.dim(" (\(from))"))
+      say("    senior: \(area.senior)")
+      say("    staff adds: \(area.staff)")
+      if let shownBy = area.shownBy, !shownBy.isEmpty, shownBy != DrillLimits.notBuiltHere {
+        say(Style.dim("    shown by: \(shownBy)"))
+      }
+    }
+    say(Style.bold("\nRed flags"))
+    say(WalkthroughCommand.render(round.redFlags))
+
+    guard console.interactive else {
+      say(referenceDesign(drill, root: root))
+      say(
+        Style.dim(
+          "\nNothing was recorded: marking signals needs a terminal. Run make drill-\(drill.id) in one to time the phases, "
+            + "mark each signal and get a level per area."))
+      return
+    }
+    let levels = round.levels(marks: marks, seed: seed)
+    let date = now()
+    let file = path(DrillHistory.relativePath, in: root)
+    var (attempts, persist) = DrillHistory.load(file, now: date)
+    let attempt = DrillHistory.Attempt(
+      date: date, drill: drill.id, secondsPerPhase: seconds, levels: levels.mapValues(\.rawValue), signals: marks,
+      deepDive: chosen?.label, seed: seed)
+    attempts.append(attempt)
+    if persist {
+      do {
+        try DrillHistory.save(attempts, to: file)
+      } catch {
+        warn("this attempt is not saved: \(file) cannot be written (\(error))")
+      }
+    }
+    say(Style.bold("\nYour level per area"))
+    for area in round.areas {
+      let level = levels[area.name] ?? .belowSenior
+      let text = padded(level.rawValue, 14)
+      let shown: String
+      switch level {
+      case .staff: shown = Style.green(text)
+      case .senior: shown = text
+      case .belowSenior: shown = Style.yellow(text)
+      }
+      let signals = round.signals(of: area, seed: seed)
+      let hit = signals.filter { marks[$0.id] == true }.count
+      say("  \(padded(area.name, 28)) \(shown) \(Style.dim("\(hit) of \(signals.count) signals"))")
+    }
+    let missed = round.allSignals.filter { marks[$0.id] == false }
+    if !missed.isEmpty {
+      let cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0) }
+      do {
+        try DrillSignalCards.enqueue(cards, store: RatingsStore(root: root), at: date)
+        say(
+          "\(plural(missed.count, "missed signal")) \(missed.count == 1 ? "is now a card" : "are now cards") in make review "
+            + "(due today, then spaced like the questions) and in make flashcards.")
+      } catch {
+        warn("the missed signals are not in the review queue: \(error)")
+      }
+    }
+    let history = DrillHistory(attempts: attempts)
+    if let due = history.dueDate(drill.id, calendar: calendar) {
+      say("An area is below senior: make review brings this drill back on \(calendar.shortDay(due)).")
+    }
+    say(referenceDesign(drill, root: root))
+  }
+
+  /// How the levels follow from the marks, said once at the start of a round.
+  static let levelRule =
+    "senior = every must-hit signal of its phases hit; staff = that, and at least half of the bonus signals."
+}
