@@ -108,6 +108,44 @@ struct Exercise6_SessionStoreTests {
     }
   }
 
+  @Test("a file an older build wrote, without a field added since, still signs the user in")
+  func aFileWithoutAFieldAddedLaterStillSignsIn() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let store = SessionStore(fileURL: file)
+      try await store.login(userID: "u-1", accessToken: "access-1", refreshToken: "refresh-1")
+      try await store.setPreference("dark", for: "theme")
+      // A build from before preferences existed wrote no such key: take it out wherever the
+      // store's layout put it.
+      let written = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
+      try JSONSerialization.data(withJSONObject: Self.removingKey("preferences", from: written)).write(to: file)
+      let relaunched = SessionStore(fileURL: file)
+      do {
+        try await relaunched.load()
+      } catch {
+        Issue.record("load() of a file without `preferences`, as an older build wrote it, threw \(error): an app update would sign every user out")
+      }
+      let session = await relaunched.snapshot()
+      #expect(
+        session == Session(userID: "u-1", accessToken: "access-1", refreshToken: "refresh-1"),
+        "the user is still signed in, with no preferences, since the file has none; got \(session)")
+      #expect(
+        !FileManager.default.fileExists(atPath: directory.file("session.json.corrupt").path),
+        "a file an older build wrote is not corrupt: nothing should be moved aside")
+    }
+  }
+
+  /// `json` with `key` taken out of every object in it, at any depth.
+  static func removingKey(_ key: String, from json: Any) -> Any {
+    if let object = json as? [String: Any] {
+      return object.filter { $0.key != key }.mapValues { removingKey(key, from: $0) }
+    }
+    if let array = json as? [Any] {
+      return array.map { removingKey(key, from: $0) }
+    }
+    return json
+  }
+
   @Test func aSecondCorruptFileReplacesTheOlderCopy() async throws {
     try await withTemporaryDirectory("session") { directory in
       let file = directory.file("session.json")

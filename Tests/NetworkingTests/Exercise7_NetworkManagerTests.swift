@@ -318,6 +318,22 @@ struct Exercise7_NetworkManagerTests {
     )
   }
 
+  @Test("the priority a caller gives send reaches the URLSessionTask, through the retry policy and the plugins")
+  func priorityFromTheCallerReachesTheURLSessionTask() async throws {
+    let session = StubURLProtocol.session { request in (StubURLProtocol.response(for: request), Data(#"{"status":"ok"}"#.utf8)) }
+    defer { session.finishTasksAndInvalidate() }
+    let sent = Recorder<Float>()
+    for priority in RequestPriority.allCases {
+      let clock = ManualClock()
+      let client = manager(session, clock: clock, plugins: [RecordingPlugin()], taskCreated: { task in sent.append(task.priority) })
+      _ = try await outcome(on: clock) { try await client.send(Get<Health>(path: "/health"), priority: priority) }.get()
+    }
+    #expect(
+      sent.values == RequestPriority.allCases.map(\.taskPriority),
+      "send(_:priority:) with low, normal and high should make tasks with \(RequestPriority.allCases.map(\.taskPriority)); they had \(sent.values): pass the caller's priority down to perform"
+    )
+  }
+
   @Test("a cancellation that arrives before the URLSession task is resumed still cancels it")
   func cancellationBeforeTheTaskStarts() async throws {
     let requests = Counter()

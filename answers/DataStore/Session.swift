@@ -19,6 +19,21 @@ public nonisolated struct Session: Codable, Equatable, Sendable {
     self.preferences = preferences
   }
 
+  private enum CodingKeys: String, CodingKey {
+    case userID, accessToken, refreshToken, preferences
+  }
+
+  /// Reads a session that this build or an older one wrote. A field the file lacks takes its
+  /// default (nil, or no preferences), so an update that adds a field signs nobody out; a field
+  /// that is there with the wrong type still fails, and the store treats the file as corrupt.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    userID = try container.decodeIfPresent(String.self, forKey: .userID)
+    accessToken = try container.decodeIfPresent(String.self, forKey: .accessToken)
+    refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
+    preferences = try container.decodeIfPresent([String: String].self, forKey: .preferences) ?? [:]
+  }
+
   /// Nobody is signed in and nothing is remembered.
   public static let empty = Session()
 

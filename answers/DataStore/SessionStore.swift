@@ -109,8 +109,9 @@ public actor SessionStore {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
       let data = try encoder.encode(next)
-      // `.atomic` writes a temporary file beside the target and renames it over the target:
-      // a crash leaves either the old file or the new one, never a mix.
+      // `.atomic` writes a temporary file on the target's volume (in a sandboxed app, in an item
+      // replacement directory; elsewhere beside the target) and renames it over the target: a
+      // crash leaves either the old file or the new one, never a mix.
       try data.write(to: fileURL, options: .atomic)
     } catch {
       throw .writeFailed(reason: "\(error)")
