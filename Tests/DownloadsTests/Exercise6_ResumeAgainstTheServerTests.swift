@@ -73,6 +73,25 @@
       }
     }
 
+    @Test("a partial file already whole: its range gets the server's 416 with bytes */N, and the download completes")
+    func finishedPartialFileCompletes() async throws {
+      let server = try PracticeServer.started()
+      defer { server.stop() }
+      try await withTemporaryDirectory("downloads") { directory in
+        let url = try fileURL(server, "w.bin")
+        let destination = directory.file("w.bin")
+        let partial = try Exercise6_ResumeTests.partialFile(holding: Self.size, for: destination)
+        let data = ResumeData(
+          url: url, partial: partial, bytesOnDisk: Self.size, validator: "\"w.bin-\(Self.size)\"", acceptsRanges: true)
+        let result = try await downloader().resume(data).result()
+        #expect(served(server, "w.bin").last?.status == 416, "a range that starts at the file's end is not satisfiable")
+        #expect(
+          try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size),
+          "the partial file was already the whole file: it is committed as it is")
+        #expect(directory.contents() == ["w.bin"], "only the finished file remains: \(directory.contents())")
+      }
+    }
+
     @Test("a paused download resumes with Range and If-Range, gets a 206, and the file is exact")
     func pauseAndResume() async throws {
       let server = try PracticeServer.started()
