@@ -70,7 +70,7 @@
     }
 
     @Test("a file downloads whole, and a paused one resumes with a 206 to the exact bytes")
-    func pauseAndResume() async throws {
+    func resumesWithA206() async throws {
       try await withTemporaryDirectory("conformance") { directory in
         let expected = try served("big.bin")
         let hold = Hold(at: .chunk(1), once: true)
