@@ -116,7 +116,7 @@ public nonisolated final class ScriptedTransport: Transport {
       request.ifRange == nil || (request.ifRange == validator && request.ifRange?.hasPrefix("W/") == false)
     {
       // `bytes=N-` with N at or past the end is unsatisfiable: 416 and `Content-Range: bytes */size`
-      // (RFC 9110 §14.1.1, §15.5.17), whose size `totalLength` carries; like nginx, no ETag, and
+      // (RFC 9110 §14.4, §15.5.17), whose size `totalLength` carries; like nginx, no ETag, and
       // the body is an error page.
       guard rangeStart < file.size else {
         let page = Mutex<Data?>(Self.rangeNotSatisfiablePage)
