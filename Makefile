@@ -322,3 +322,9 @@ check-tooling: $(WORKBOOK)
 
 clean:
 	rm -rf .build .mutant
+
+# `make conformance`: chapter 5's answers against real servers (needs nginx and python3; the
+# script says how to install a missing one and fails rather than skip).
+.PHONY: conformance
+conformance: requirements ## chapter 5's answers against nginx and Python's http.server on loopback
+	@SWIFT="$(SWIFT)" Tools/conformance.sh

@@ -5,7 +5,9 @@
 // and send the validator as `If-Range` so that a changed file comes back whole (200) instead of
 // as the tail of a different file. Only a strong validator may go there (RFC 9110 §13.1.5): never
 // a weak ETag, and a Last-Modified date only when it is at least a second older than the
-// response's `Date`. Implement `ifRangeValidator`, `request()` and `offset(for:)`.
+// response's `Date`. A pause after the last chunk leaves the whole file on disk: the server
+// answers its range with 416, which completes the download rather than failing it. Implement
+// `ifRangeValidator`, `request()` and `offset(for:)`.
 import Foundation
 import Workbook
 
@@ -72,11 +74,16 @@ public nonisolated struct ResumeData: Sendable, Equatable, Codable {
   /// server ignored the range, or the file changed): start again from 0. A 206 that starts
   /// anywhere else would corrupt the file: throws `DownloadError.unexpectedRange(expected:
   /// bytesOnDisk, got: response.rangeStart)`, and so does a 206 with no `Content-Range`
-  /// (`rangeStart` nil: `got: nil`), which does not say where its bytes belong. Any other status
-  /// throws `DownloadError.httpStatus` with that status (a 416, say: the range no longer fits the
-  /// file).
+  /// (`rangeStart` nil: `got: nil`), which does not say where its bytes belong.
+  ///
+  /// A 416 (Range Not Satisfiable) whose `totalLength` (`Content-Range: bytes */N`, RFC 9110
+  /// §14.4, §15.5.17) equals `bytesOnDisk` says the range started at the file's end: the partial
+  /// file is already the whole file, so it returns `bytesOnDisk` and the download completes
+  /// without writing the 416's body. A 416 with any other `totalLength`, or none, throws
+  /// `DownloadError.httpStatus(416)`: the file is not what is on disk. Any other status throws
+  /// `DownloadError.httpStatus` with that status.
   public func offset(for response: TransferResponse) throws -> Int64 {
-    // TODO: 0 for a 200, `bytesOnDisk` for a matching 206, else throw.
+    // TODO: 0 for a 200, `bytesOnDisk` for a matching 206 or a 416 for a whole file, else throw.
     throw NotImplemented("ResumeData.offset(for:)")
   }
 }

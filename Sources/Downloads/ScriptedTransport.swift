@@ -2,7 +2,10 @@
 //
 // It follows the same contract as the practice server's `/files/{name}?size=N`: byte i of a file
 // is `UInt8(truncatingIfNeeded: i &* 31 &+ 7)`, so any byte's content is known without storing it,
-// and Range / If-Range / ETag behave like a real server's.
+// and Range / If-Range / ETag behave like a real server's (nginx's, where RFC 9110 leaves a
+// choice): a range that starts at or past the end gets 416 with the file's size, a 206 does not
+// repeat `Accept-Ranges`, and a body is sent in the file's own bytes unless the script says the
+// server codes it regardless of what was asked.
 import Foundation
 import Synchronization
 
@@ -23,10 +26,14 @@ public nonisolated final class ScriptedTransport: Transport {
     public var endsEarlyAt: Int64?
     /// Answer with this status and an empty body instead.
     public var status: Int?
+    /// Sent as `Content-Encoding` on every 200 and 206 whatever the request asked, as a server
+    /// with precompressed files and `gzip_static always` does. The body stays the file's bytes
+    /// (as if the transport had decoded it): only the header tells.
+    public var contentEncoding: String?
 
     public init(
       size: Int64, etag: String? = nil, acceptsRanges: Bool = true, endsEarlyAt: Int64? = nil, status: Int? = nil,
-      lastModified: String? = nil, date: String? = nil
+      lastModified: String? = nil, date: String? = nil, contentEncoding: String? = nil
     ) {
       self.size = size
       self.etag = etag
@@ -35,6 +42,7 @@ public nonisolated final class ScriptedTransport: Transport {
       self.acceptsRanges = acceptsRanges
       self.endsEarlyAt = endsEarlyAt
       self.status = status
+      self.contentEncoding = contentEncoding
     }
   }
 
@@ -56,6 +64,9 @@ public nonisolated final class ScriptedTransport: Transport {
     self.chunkSize = max(1, chunkSize)
     self.hook = onChunk
   }
+
+  /// The body of a 416, an error page as a real server sends: not bytes of the file.
+  public static let rangeNotSatisfiablePage = Data("<html><body>416 Range Not Satisfiable</body></html>\n".utf8)
 
   /// Byte `index` of every scripted file (and of the practice server's files).
   public static func byte(at index: Int64) -> UInt8 {
@@ -98,14 +109,25 @@ public nonisolated final class ScriptedTransport: Transport {
     var start: Int64 = 0
     let validator = file.etag ?? file.lastModified
     var response = TransferResponse(
-      statusCode: 200, totalLength: file.size, acceptsRanges: file.acceptsRanges, validator: validator, date: file.date)
+      statusCode: 200, totalLength: file.size, acceptsRanges: file.acceptsRanges, validator: validator, date: file.date,
+      contentEncoding: file.contentEncoding)
     // If-Range uses the strong comparison (RFC 9110 §13.1.5): a weak ETag never matches.
-    if let rangeStart = request.rangeStart, file.acceptsRanges, rangeStart < file.size,
+    if let rangeStart = request.rangeStart, file.acceptsRanges,
       request.ifRange == nil || (request.ifRange == validator && request.ifRange?.hasPrefix("W/") == false)
     {
+      // `bytes=N-` with N at or past the end is unsatisfiable: 416 and `Content-Range: bytes */size`
+      // (RFC 9110 §14.4, §15.5.17), whose size `totalLength` carries; like nginx, no ETag, and
+      // the body is an error page.
+      guard rangeStart < file.size else {
+        let page = Mutex<Data?>(Self.rangeNotSatisfiablePage)
+        response = TransferResponse(statusCode: 416, totalLength: file.size, date: file.date)
+        return (response, TransferBody { page.withLock { $0.take() } })
+      }
       start = max(0, rangeStart)
       response.statusCode = 206
       response.rangeStart = start
+      // Like nginx, a 206 does not repeat `Accept-Ranges`: the header is advice (RFC 9110 §14.3).
+      response.acceptsRanges = false
     }
     let end = min(file.size, file.endsEarlyAt ?? file.size)
     let cursor = Cursor(offset: start)

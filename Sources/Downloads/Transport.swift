@@ -26,19 +26,25 @@ public nonisolated struct TransferResponse: Sendable, Equatable {
   public var statusCode: Int
   /// The first byte of the body within the file: `A` of `Content-Range: bytes A-B/N` on a 206.
   public var rangeStart: Int64?
-  /// The size of the whole file when known: `N` of Content-Range, or Content-Length on a 200.
+  /// The size of the whole file when known: `N` of Content-Range (of `bytes A-B/N` on a 206, of
+  /// `bytes */N` on a 416), or Content-Length on a 200.
   public var totalLength: Int64?
-  /// Whether the server said `Accept-Ranges: bytes`.
+  /// Whether the server said `Accept-Ranges: bytes`. A 206 need not say it (nginx does not): the
+  /// header is advice (RFC 9110 §14.3), and a 206 is itself proof that ranges work.
   public var acceptsRanges: Bool
   /// The ETag, or else Last-Modified: what `If-Range` may send back to resume, when it is strong.
   public var validator: String?
   /// The `Date` header: when the response was made, which tells whether a `Last-Modified`
   /// validator is strong (RFC 9110 §8.8.2.2).
   public var date: String?
+  /// The `Content-Encoding` header, nil when there is none. A coding other than `identity` means
+  /// the body's bytes are not the file's: ranges and `Content-Length` count the encoded bytes
+  /// (RFC 9110 §8.4, §14.1), while `URLSession` hands over decoded ones.
+  public var contentEncoding: String?
 
   public init(
     statusCode: Int, rangeStart: Int64? = nil, totalLength: Int64? = nil, acceptsRanges: Bool = false,
-    validator: String? = nil, date: String? = nil
+    validator: String? = nil, date: String? = nil, contentEncoding: String? = nil
   ) {
     self.statusCode = statusCode
     self.rangeStart = rangeStart
@@ -46,6 +52,7 @@ public nonisolated struct TransferResponse: Sendable, Equatable {
     self.acceptsRanges = acceptsRanges
     self.validator = validator
     self.date = date
+    self.contentEncoding = contentEncoding
   }
 }
 
@@ -79,7 +86,8 @@ public nonisolated protocol Transport: Sendable {
 
 /// Why a download failed.
 public nonisolated enum DownloadError: Error, Equatable, Sendable {
-  /// The server answered with a status that is neither 200 nor 206.
+  /// The server answered with a status that is neither 200 nor 206 (nor the 416 that says a
+  /// partial file is already whole).
   case httpStatus(Int)
   /// The body did not end at the file's size: `received` bytes of the `expected`, both counted
   /// from the file's start. Fewer when the connection dropped; more from a server whose
@@ -89,6 +97,9 @@ public nonisolated enum DownloadError: Error, Equatable, Sendable {
   case unexpectedRange(expected: Int64, got: Int64?)
   /// The destination exists and the policy is `.fail`.
   case destinationExists(URL)
+  /// The body came in this content coding (say `gzip`) though the download asked for
+  /// `identity`: its byte counts and ranges would be of bytes the transport never hands over.
+  case contentEncoded(String)
   /// The download can no longer be paused or resumed (it finished, failed or was cancelled).
   case notRunning
 }

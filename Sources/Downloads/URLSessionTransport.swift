@@ -50,11 +50,17 @@ public nonisolated final class URLSessionTransport: Transport {
     session.finishTasksAndInvalidate()
   }
 
-  /// The request sent for `transfer`: a GET, never answered from a cache, with
-  /// `Range: bytes=N-` and `If-Range: <validator>` when it continues a partial file.
+  /// The request sent for `transfer`: a GET, never answered from a cache, asking for the file's
+  /// own bytes (`Accept-Encoding: identity`), with `Range: bytes=N-` and `If-Range: <validator>`
+  /// when it continues a partial file.
+  ///
+  /// Identity because any download may be paused and resumed: ranges and `Content-Length` count
+  /// a coded body's encoded bytes (RFC 9110 §14.1), while `URLSession` asks for gzip by default
+  /// and hands over the decoded bytes, so a count on disk could never be compared with them.
   public static func urlRequest(for transfer: TransferRequest) -> URLRequest {
     var request = URLRequest(url: transfer.url, cachePolicy: .reloadIgnoringLocalCacheData)
     request.httpMethod = "GET"
+    request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
     if let start = transfer.rangeStart {
       request.setValue("bytes=\(start)-", forHTTPHeaderField: "Range")
       if let validator = transfer.ifRange {
@@ -71,13 +77,23 @@ public nonisolated final class URLSessionTransport: Transport {
     result.acceptsRanges = header("Accept-Ranges")?.lowercased().contains("bytes") ?? false
     result.validator = header("ETag") ?? header("Last-Modified")
     result.date = header("Date")
+    result.contentEncoding = header("Content-Encoding")
     if response.statusCode == 206, let range = header("Content-Range").flatMap(parseContentRange) {
       result.rangeStart = range.start
       result.totalLength = range.total
+    } else if response.statusCode == 416 {
+      result.totalLength = header("Content-Range").flatMap(parseUnsatisfiedRange)
     } else if response.statusCode == 200, response.expectedContentLength >= 0 {
       result.totalLength = response.expectedContentLength
     }
     return result
+  }
+
+  /// Parses `bytes */N`, the `Content-Range` of a 416: the file's size (RFC 9110 §14.4).
+  static func parseUnsatisfiedRange(_ value: String) -> Int64? {
+    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    guard trimmed.lowercased().hasPrefix("bytes */") else { return nil }
+    return Int64(trimmed.dropFirst("bytes */".count)).flatMap { $0 >= 0 ? $0 : nil }
   }
 
   /// Parses `bytes A-B/N` (N may be `*`).

@@ -55,6 +55,8 @@ enum Files {
         range = satisfiable
         reply = HTTPReply(status: 206, headers: headers)
       case .unsatisfiable:
+        // The file's size and nothing else of it (RFC 9110 §15.5.17): no ETag, as nginx sends none.
+        headers.removeAll { $0.0 == "ETag" }
         headers.append(("Content-Range", "bytes */\(size)"))
         range = nil
         reply = HTTPReply(status: 416, headers: headers)

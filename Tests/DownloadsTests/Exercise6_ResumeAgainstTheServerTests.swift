@@ -69,7 +69,30 @@
         #expect(requests.count == 1, "a fresh download is one request; the server saw \(requests.count)")
         #expect(requests.first?.headers["range"] == nil, "a fresh download asks for the whole file, with no Range header")
         #expect(requests.first?.status == 200, "the server answers a whole-file request with 200")
+        #expect(
+          requests.first?.headers["accept-encoding"] == "identity",
+          "a download asks for the file's own bytes (Accept-Encoding: identity), which ranges and Content-Length count; sent \(String(describing: requests.first?.headers["accept-encoding"]))"
+        )
         #expect(directory.contents() == ["a.bin"], "only the finished file should remain, no temporary file: \(directory.contents())")
+      }
+    }
+
+    @Test("a partial file already whole: its range gets the server's 416 with bytes */N, and the download completes")
+    func finishedPartialFileCompletes() async throws {
+      let server = try PracticeServer.started()
+      defer { server.stop() }
+      try await withTemporaryDirectory("downloads") { directory in
+        let url = try fileURL(server, "w.bin")
+        let destination = directory.file("w.bin")
+        let partial = try Exercise6_ResumeTests.partialFile(holding: Self.size, for: destination)
+        let data = ResumeData(
+          url: url, partial: partial, bytesOnDisk: Self.size, validator: "\"w.bin-\(Self.size)\"", acceptsRanges: true)
+        let result = try await downloader().resume(data).result()
+        #expect(served(server, "w.bin").last?.status == 416, "a range that starts at the file's end is not satisfiable")
+        #expect(
+          try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size),
+          "the partial file was already the whole file: it is committed as it is")
+        #expect(directory.contents() == ["w.bin"], "only the finished file remains: \(directory.contents())")
       }
     }
 
@@ -97,6 +120,7 @@
           resume?.headers["if-range"] == etag,
           "the resume should send the ETag as If-Range so a changed file is not spliced; sent \(String(describing: resume?.headers["if-range"]))")
         #expect(resume?.status == 206, "an unchanged file with a matching If-Range is answered with the rest of it (206)")
+        #expect(resume?.headers["accept-encoding"] == "identity", "the range counts the file's own bytes: the resume asks for identity too")
         #expect(
           try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size),
           "the bytes before the pause plus the 206 body should be the whole file, none lost or duplicated")

@@ -256,6 +256,107 @@ struct Exercise6_ResumeTests {
     }
   }
 
+  /// A partial file for `destination` holding the first `count` bytes of the scripted content
+  /// (more than the file's size repeats the pattern), as a paused download leaves it.
+  static func partialFile(holding count: Int64, for destination: URL) throws -> PartialFile {
+    let partial = PartialFile(
+      url: destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial"),
+      destination: destination)
+    try ScriptedTransport.content(size: count).write(to: partial.url)
+    return partial
+  }
+
+  @Test("a partial file that already holds every byte: the 416 to its range completes the download, error page unwritten")
+  func finishedPartialFileCompletes() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("whole.bin", size: Self.size)
+      let transport = ScriptedTransport(chunkSize: Self.chunk)
+      transport.serve(url, .init(size: Self.size, etag: "\"w\""))
+      let destination = directory.file("whole.bin")
+      let partial = try Self.partialFile(holding: Self.size, for: destination)
+      let data = ResumeData(url: url, partial: partial, bytesOnDisk: Self.size, validator: "\"w\"", acceptsRanges: true)
+      let (events, error) = await collect(Downloader(transport: transport).resume(data))
+      #expect(
+        transport.requests.last?.rangeStart == Self.size,
+        "the resume asks for the bytes after the \(Self.size) on disk, which the server answers 416 Range Not Satisfiable")
+      #expect(
+        error == nil,
+        "the 416 says Content-Range: bytes */\(Self.size), exactly what is on disk: the file is whole, the download completes; got \(String(describing: error))"
+      )
+      #expect(events.last == .completed(destination), "the download ends completed at its destination; events \(events.suffix(2))")
+      #expect(
+        (try? Data(contentsOf: destination)) == ScriptedTransport.content(size: Self.size),
+        "the destination holds the file byte for byte, and not the 416's error page after it")
+      #expect(directory.contents() == ["whole.bin"], "the partial file became the destination: \(directory.contents())")
+    }
+  }
+
+  @Test("a 416 whose size is not what is on disk fails with its status and leaves an existing destination as it was")
+  func mismatched416Fails() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("shrunk.bin", size: Self.size)
+      let transport = ScriptedTransport(chunkSize: Self.chunk)
+      transport.serve(url, .init(size: Self.size, etag: "\"s\""))
+      let destination = directory.file("shrunk.bin")
+      let old = Data("the previous version".utf8)
+      try old.write(to: destination)
+      let onDisk = Self.size + 100
+      let partial = try Self.partialFile(holding: onDisk, for: destination)
+      let data = ResumeData(url: url, partial: partial, bytesOnDisk: onDisk, validator: "\"s\"", acceptsRanges: true)
+      await #expect(
+        throws: DownloadError.httpStatus(416),
+        "\(onDisk) bytes on disk and a 416 saying the file has \(Self.size): the partial file is not the file, the download fails"
+      ) {
+        _ = try await Downloader(transport: transport).resume(data).result()
+      }
+      #expect((try? Data(contentsOf: destination)) == old, "a failed resume never touches the file already at the destination")
+    }
+  }
+
+  @Test("a resumed 206 without Accept-Ranges still proves ranges: paused again, it resumes with Range")
+  func a206ProvesRanges() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      // Every transfer stops at the pause point, the resume too: its first chunk starts there.
+      let hold = Hold(at: .offset(Self.pausePoint))
+      let url = fileURL("twice.bin", size: Self.size)
+      let transport = hold.transport(chunkSize: Self.chunk)
+      transport.serve(url, .init(size: Self.size, etag: "\"t\""))
+      let downloader = Downloader(transport: transport)
+      let first = try await hold.pausedDownload(downloader, url, to: directory.file("twice.bin"))
+      let handle = downloader.resume(first)
+      try await hold.waitUntilHeld(handle)
+      let second = try await handle.pause()
+      #expect(
+        second.acceptsRanges,
+        "the resume was answered 206 without Accept-Ranges (as nginx answers): the 206 itself proves ranges work (RFC 9110 §14.3)")
+      #expect(
+        second.request().rangeStart == Self.pausePoint,
+        "paused again, the download continues from byte \(Self.pausePoint) instead of starting over from zero")
+    }
+  }
+
+  @Test("a body coded though the download asked for identity (gzip_static always) is refused before a byte is written")
+  func codedBodyIsRefused() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("coded.bin", size: Self.size)
+      let transport = ScriptedTransport(chunkSize: Self.chunk)
+      transport.serve(url, .init(size: Self.size, etag: "\"g\"", contentEncoding: "gzip"))
+      let destination = directory.file("coded.bin")
+      await #expect(
+        throws: DownloadError.contentEncoded("gzip"),
+        "Content-Length and ranges count gzip's bytes, the transport hands over decoded ones: refuse, never compare the two"
+      ) {
+        _ = try await Downloader(transport: transport).download(url, to: destination)
+      }
+      #expect(directory.contents().isEmpty, "a refused body leaves nothing behind: \(directory.contents())")
+      transport.serve(url, .init(size: Self.size, etag: "\"g\"", contentEncoding: "identity"))
+      let result = try await Downloader(transport: transport).download(url, to: destination)
+      #expect(
+        try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size),
+        "Content-Encoding: identity is the file's own bytes: accepted")
+    }
+  }
+
   @Test("only a 206 that starts where the partial file ends continues it")
   func offsetForResponses() throws {
     let partial = PartialFile(url: URL(fileURLWithPath: "/tmp/p"), destination: URL(fileURLWithPath: "/tmp/d"))
@@ -279,8 +380,22 @@ struct Exercise6_ResumeTests {
     ) {
       try data.offset(for: TransferResponse(statusCode: 206, totalLength: 1000))
     }
-    #expect(throws: DownloadError.httpStatus(416), "an error status is an error") {
+    #expect(throws: DownloadError.httpStatus(416), "a 416 that does not say the file's size (no Content-Range) is an error") {
       try data.offset(for: TransferResponse(statusCode: 416))
+    }
+    #expect(
+      try data.offset(for: TransferResponse(statusCode: 416, totalLength: 400)) == 400,
+      "a 416 with Content-Range: bytes */400 says the 400 bytes on disk are the whole file: nothing is left, continue at 400")
+    for total: Int64 in [399, 401, 1000] {
+      #expect(
+        throws: DownloadError.httpStatus(416),
+        "a 416 saying the file has \(total) bytes, not the 400 on disk, is an error: the partial file is not that file"
+      ) {
+        try data.offset(for: TransferResponse(statusCode: 416, totalLength: total))
+      }
+    }
+    #expect(throws: DownloadError.httpStatus(500), "any other status is an error") {
+      try data.offset(for: TransferResponse(statusCode: 500))
     }
     var empty = data
     empty.bytesOnDisk = 0

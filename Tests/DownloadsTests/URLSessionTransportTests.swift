@@ -125,6 +125,27 @@ struct URLSessionTransportTests {
     }
   }
 
+  @Test("every request asks for identity coding; Content-Encoding and a 416's bytes */N are read")
+  func identityCodingAndUnsatisfiedRanges() throws {
+    let url = fileURL("f", size: 5_000)
+    for transfer in [TransferRequest(url: url), TransferRequest(url: url, rangeStart: 100, ifRange: "\"e\"")] {
+      #expect(
+        URLSessionTransport.urlRequest(for: transfer).value(forHTTPHeaderField: "Accept-Encoding") == "identity",
+        "ranges count the file's own bytes, so every request asks for them (Accept-Encoding: identity)")
+    }
+    let coded = try #require(
+      HTTPURLResponse(
+        url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Encoding": "gzip", "Content-Length": "120438"]))
+    #expect(URLSessionTransport.transferResponse(coded).contentEncoding == "gzip", "the coding is read so the downloader can refuse it")
+    let unsatisfied = try #require(
+      HTTPURLResponse(url: url, statusCode: 416, httpVersion: "HTTP/1.1", headerFields: ["Content-Range": "bytes */5000"]))
+    let response = URLSessionTransport.transferResponse(unsatisfied)
+    #expect(response.totalLength == 5_000 && response.rangeStart == nil, "a 416's Content-Range: bytes */N gives the file's size")
+    #expect(URLSessionTransport.parseUnsatisfiedRange("bytes */0") == 0)
+    #expect(URLSessionTransport.parseUnsatisfiedRange("bytes */x") == nil, "a size that is not a number is no size")
+    #expect(URLSessionTransport.parseUnsatisfiedRange("bytes 0-1/2") == nil, "only the unsatisfied form is read here")
+  }
+
   @Test func parsesContentRange() {
     #expect(URLSessionTransport.parseContentRange("bytes 100-199/200")?.start == 100)
     #expect(URLSessionTransport.parseContentRange("bytes 100-199/200")?.total == 200)

@@ -32,7 +32,9 @@ public nonisolated struct Downloader: Sendable {
   /// The request sends no `Range`, so the answer must be the whole file: a 200, or a 206 whose
   /// `Content-Range` starts at byte 0 (a server may answer any request that way). A 206 from
   /// another byte, or with no `Content-Range`, is not the file's start and fails the download
-  /// with `DownloadError.httpStatus(206)`, as does any other status.
+  /// with `DownloadError.httpStatus(206)`, as does any other status. A body in a content coding
+  /// other than `identity` fails with `DownloadError.contentEncoded` (the transport asked for
+  /// identity: a server that codes anyway sends bytes whose counts are not the file's).
   public func start(_ url: URL, to destination: URL) -> DownloadHandle {
     let transport = transport
     let policy = existingFile
@@ -44,6 +46,11 @@ public nonisolated struct Downloader: Sendable {
   }
 
   /// Continues a paused download, possibly in a later launch of the app.
+  ///
+  /// A partial file that already holds every byte (a pause after the last chunk) is answered
+  /// 416 with `Content-Range: bytes */N` (RFC 9110 §15.5.17); when `ResumeData.offset(for:)`
+  /// accepts it, the download completes with the file on disk. A body in a content coding other
+  /// than `identity` fails with `DownloadError.contentEncoded`, on a resume as on a start.
   public func resume(_ data: ResumeData) -> DownloadHandle {
     let transport = transport
     let policy = existingFile
@@ -98,15 +105,23 @@ public nonisolated struct Downloader: Sendable {
         }
         offset = 0
       }
+      // A 416 that `offset(for:)` accepted says the partial file already holds the whole file:
+      // nothing is left to fetch, and its body is an error page, not bytes of the file.
+      let finished = response.statusCode == 416
+      if !finished, let coding = response.contentEncoding, coding.lowercased() != "identity" {
+        throw DownloadError.contentEncoded(coding)
+      }
       validator = response.validator
       responseDate = response.date
-      acceptsRanges = response.acceptsRanges
+      // A 206 proves ranges work, with or without `Accept-Ranges` (RFC 9110 §14.3).
+      acceptsRanges = response.acceptsRanges || response.statusCode == 206
       let handle = try partial.openForWriting(at: offset)
       defer { try? handle.close() }
       onDisk = offset
       let total = response.totalLength
       events.yield(.progress(bytes: offset, total: total))
-      onDisk = try await StreamToDisk.write(body, to: handle, startingAt: offset, expectedTotal: total) { bytes in
+      let rest = finished ? TransferBody { nil } : body
+      onDisk = try await StreamToDisk.write(rest, to: handle, startingAt: offset, expectedTotal: total) { bytes in
         onDisk = bytes
         events.yield(.progress(bytes: bytes, total: total))
       }
