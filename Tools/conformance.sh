@@ -119,14 +119,16 @@ wait_for http.server "http://127.0.0.1:$plain_port/plain.bin" "${pids[1]}" "$wor
 echo "conformance: nginx ($("$NGINX" -v 2>&1 | sed 's/.*: //')) on 127.0.0.1:$nginx_port, http.server on 127.0.0.1:$plain_port"
 
 scratch=.build/grade/ch5-answers
-WORKBOOK_CHAPTERS=5 WORKBOOK_ANSWERS=5 "$SWIFT" build --build-tests --scratch-path "$scratch" -q 2>&1 | grep -v '^\[' || true
+# The engine make was given (BUILD_SYSTEM=, passed on as WORKBOOK_BUILD_SYSTEM), else the toolchain's.
+engine=(${WORKBOOK_BUILD_SYSTEM:+--build-system "$WORKBOOK_BUILD_SYSTEM"})
+WORKBOOK_CHAPTERS=5 WORKBOOK_ANSWERS=5 Tools/swiftpm.sh "$SWIFT" build ${engine[@]+"${engine[@]}"} --build-tests --scratch-path "$scratch" -q 2>&1 | grep -v '^\[' || true
 test "${PIPESTATUS[0]}" -eq 0 || fail "chapter 5's answers do not build"
 log="$work/logs/tests.txt"
 set +e
 WORKBOOK_CHAPTERS=5 WORKBOOK_ANSWERS=5 \
   WORKBOOK_CONFORMANCE_NGINX="http://127.0.0.1:$nginx_port" WORKBOOK_CONFORMANCE_NGINX_ROOT="$work/www" \
   WORKBOOK_CONFORMANCE_PLAIN="http://127.0.0.1:$plain_port" \
-  "$SWIFT" test --skip-build --scratch-path "$scratch" --filter 'DownloadsTests.ConformanceTests' >"$log" 2>&1
+  "$SWIFT" test ${engine[@]+"${engine[@]}"} --skip-build --scratch-path "$scratch" --filter 'DownloadsTests.ConformanceTests' >"$log" 2>&1
 status=$?
 set -e
 grep -E '✘|Test run with|error:' "$log" || true
