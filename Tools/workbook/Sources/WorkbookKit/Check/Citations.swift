@@ -57,12 +57,12 @@ struct InterviewCitations {
 
 /// The grammar of a model answer's last paragraph:
 ///
-///     Checked by: `testName` (mutant 07), `otherTest` (mutants 07, 12), `supportingTest`
+///     Checked by: `testName` (mutant 07), `otherTest` (mutants 07, 12)
 ///     Not built here: <what the workbook does not build>; source: <primary source>
 ///
 /// A `Checked by:` paragraph may wrap onto the lines after it until a blank line. Its items are
-/// separated by commas; each is a test function's name in backticks, then, optionally, ` (mutant
-/// N)` for one mutant or ` (mutants N, M…)` for several (numbers compared as integers, so `07` and
+/// separated by commas; each is a test function's name in backticks, then ` (mutant N)` for one
+/// mutant or ` (mutants N, M…)` for several (the `interview` rule wants one on every test) (numbers compared as integers, so `07` and
 /// `7` are one mutant). One final `.` is allowed. Anything else is an error that says what to
 /// write instead.
 enum Citations {

@@ -56,8 +56,8 @@ func subsections(_ body: String) -> [(heading: String, body: String)] {
 extension Checker {
   /// Every question's model answer ends with exactly one `Checked by:` paragraph or one
   /// `Not built here:` line (see `Citations`); a `Checked by:` paragraph names tests that exist as
-  /// `func name(` in `Tests/<Module>Tests/`, and mutants that exist in the chapter's `mutants/`, at
-  /// least one of them; and the chapter has at least as many questions as exercises.
+  /// `func name(` in `Tests/<Module>Tests/`, each with at least one mutant that exists in the
+  /// chapter's `mutants/`; and the chapter has at least as many questions as exercises.
   func citationProblems(_ chapter: Chapter, text: String, questionCount: Int) -> [Problem] {
     var found: [Problem] = []
     let file = chapter.interviewPath
@@ -113,7 +113,7 @@ extension Checker {
           problem(error.line, error.message)
         case .success(.notBuiltHere):
           break
-        case .success(.checkedBy(let items, let line)):
+        case .success(.checkedBy(let items, _)):
           for item in items where !tests.contains(item.test) {
             problem(
               item.line,
@@ -128,11 +128,13 @@ extension Checker {
                   + "of a file there (`NN-name.mutant`)")
             }
           }
-          if items.allSatisfy({ $0.mutants.isEmpty }) {
+          // A test stands in the line for a sentence it exercises: the mutant that breaks that
+          // sentence and that the test kills says so (`make mutants` proves the kill).
+          for item in items where item.mutants.isEmpty {
             problem(
-              line,
-              "the `Checked by:` line of “\(question.heading)” cites no mutant; name after a test the mutant it "
-                + "kills whose `why:` breaks this answer's claim: `testName` (mutant NN)")
+              item.line,
+              "`\(item.test)` is cited by the `Checked by:` line of “\(question.heading)” with no mutant; name the "
+                + "mutant it kills whose `why:` breaks this answer's claim, `\(item.test)` (mutant NN), or leave it out")
           }
         }
       }
