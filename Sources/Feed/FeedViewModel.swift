@@ -81,19 +81,24 @@ public final class FeedViewModel {
   /// (`isLoadingMore`), another call only moves the window and returns at once: it sends no
   /// request and does not wait for the page in flight. `isLoadingMore` is false again when the
   /// call that loaded returns.
+  ///
+  /// It runs on the main actor for every row that scrolls in, so it costs O(1) however long the
+  /// feed: the row is found through an index from id to position, not by searching the posts.
   public func rowAppeared(_ post: Post) async {
-    // TODO: load the next page near the end and move the prefetch window (does nothing yet).
+    // TODO: find the row by id in O(1), move the prefetch window, load the next page near the end (does nothing yet).
   }
 
   /// Likes or unlikes a post; the heart moves at once and moves back if the server says no.
-  /// `state` holds a copy of the posts: change the post there before awaiting the action, then
-  /// show the repository's posts, which hold the confirmed or the rolled-back copy.
+  /// Change the post in `state` before awaiting the action, then show the repository's copy of
+  /// that post, which is the confirmed or the rolled-back one. O(1) however long the feed, like
+  /// `rowAppeared`: the post is found through the id index and changed in place, never by a
+  /// search or a copy of the whole feed.
   ///
   /// A like changes the posts, never the kind of state: during a refresh the state stays
   /// `.loading` (with the new posts), after a failure it stays `.failed` with its error, and only
   /// a `.loaded` state stays `.loaded`. A failed like sets `message`.
   public func toggleLike(_ post: Post) async {
-    // TODO: change the post in `state` first, then await the action and show the repository's posts.
+    // TODO: change the post in `state` in place first, then await the action and show the repository's copy (does nothing yet).
   }
 
   /// Clears the failure message (the user dismissed it).

@@ -5,7 +5,9 @@
 // `flush()`, never on every store (that is O(n) per write). Write every file to a temporary name and
 // rename it into place, so a crash leaves the old file or the new one, never half of one. On
 // open, trust nothing: a missing or corrupt index is rebuilt from the files, unknown files are
-// removed, and files deleted behind the cache's back are simply misses.
+// removed, and files deleted behind the cache's back are simply misses. The whole directory may
+// go too while the app runs (the user or the system clears caches): its entries are misses, and
+// the next write makes the directory again and starts an empty cache in it.
 import Foundation
 import Workbook
 
@@ -163,7 +165,8 @@ public actor DiskCache {
   /// its file). A failed index write on the way (batched or after eviction) is not this store's
   /// failure: the entry is in place and readable, the index stays dirty, and the count of stores
   /// since the last index write is not reset, so the very next store tries the index again, and
-  /// so does `flush()`, which throws when it fails.
+  /// so does `flush()`, which throws when it fails. A directory removed since the open is made
+  /// again, empty (its entries went with it), and the store succeeds.
   public func store(_ data: Data, forKey key: String) throws {
     // TODO: write to a temporary file, move it into place, record it, evict past the limit.
     throw NotImplemented("DiskCache.store(_:forKey:)")

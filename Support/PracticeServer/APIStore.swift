@@ -90,9 +90,11 @@ public final class APIStore: Sendable {
     let expiresAt = Date().addingTimeInterval(lifetime)
     state.access[access] = AccessRecord(email: email, generation: generation, expiresAt: expiresAt)
     state.refresh[refresh] = email
+    // The lifetime in whole seconds, not the server's expiry date (RFC 6749 §5.1 `expires_in`): a
+    // client counts it from the answer's arrival on its own clock, however far that clock is off.
     return (
       (access, refresh),
-      ["access_token": access, "refresh_token": refresh, "expires_at": expiresAt.ISO8601Format(), "token_type": "Bearer"]
+      ["access_token": access, "refresh_token": refresh, "expires_in": Int(lifetime), "token_type": "Bearer"]
     )
   }
 

@@ -180,6 +180,8 @@ public final class PracticeServer: Sendable {
     POST /v1/auth/register {"name","email","password"}   422 with {"errors":[{"field","message"}]}
     POST /v1/auth/refresh {"refresh_token"}          rotates the refresh token; a used or
                                                      unknown one: 400 {"error":"invalid_grant"}
+      (login, register and refresh answer {"access_token","refresh_token","expires_in":S,
+       "token_type":"Bearer"}: the lifetime in seconds, RFC 6749 §5.1)
     POST /v1/auth/logout                             (auth)
     GET|PUT /v1/users/me, POST /v1/users/me/avatar (multipart)              (auth)
     GET /v1/posts?page=&limit=, GET|PUT|DELETE /v1/posts/{id}, POST /v1/posts (auth)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WorkbookTesting
 
@@ -228,5 +229,137 @@ struct Exercise4_FeedActionsTests {
     let comment = try await actions.comment("still here?", on: "p77")
     #expect(comment.postID == "p77" && api.storedComments == 1, "the comment is sent even though a refresh dropped its post from the feed")
     #expect(await repository.posts == before, "with no such post in the feed there is no count to move, and nothing else changes")
+  }
+
+  @Test(
+    "after any taps, applied and answered by the server in any order, the screen and the server agree",
+    arguments: 1...12 as ClosedRange<UInt64>)
+  func tapsInAnyServerOrderEndInAgreement(seed: UInt64) async throws {
+    let server = TwoPhaseLikeServer(posts: (0..<2).map(ScriptedFeedAPI.post))
+    let repository = FeedRepository(api: server, pageSize: 20)
+    try await repository.loadNextPage()
+    let actions = FeedActions(api: server, repository: repository)
+    var random = SeededRandom(seed: seed)
+    var taps: [String: Int] = [:]
+    let finished = Counter()
+    for _ in 0..<60 {
+      let steps = server.steps
+      if steps.isEmpty || random.next() % 2 == 0 {
+        let postID = "p\(random.next() % 2)"
+        taps[postID, default: 0] += 1
+        Task {
+          _ = try? await actions.toggleLike(postID: postID)
+          _ = finished.increment()
+        }
+      } else {
+        server.take(steps[Int(random.next() % UInt64(steps.count))])
+      }
+      await settle()  // every tap has shown itself and sent whatever it sends
+    }
+    while case let steps = server.steps, !steps.isEmpty {  // no more taps: the server catches up
+      server.take(steps[Int(random.next() % UInt64(steps.count))])
+      await settle()
+    }
+    let tapCount = taps.values.reduce(0, +)
+    try #require(
+      finished.value == tapCount,
+      "seed \(seed): \(tapCount - finished.value) of \(tapCount) taps never returned once the server had answered every request")
+    for number in 0..<2 {
+      let postID = "p\(number)"
+      let wanted = ScriptedFeedAPI.post(number).likedByMe != (taps[postID, default: 0] % 2 == 1)
+      let onServer = server.post(id: postID)
+      let onScreen = await repository.post(id: postID)
+      #expect(
+        onServer?.likedByMe == wanted && onScreen == onServer,
+        """
+        seed \(seed): after \(taps[postID, default: 0]) taps on \(postID) the user wants it \(wanted ? "liked" : "not liked"); \
+        the server holds \(Self.describe(onServer)) and the screen shows \(Self.describe(onScreen)). With a like and an \
+        unlike of one post in flight together, the server may apply them in one order and answer in the other: keep \
+        one request per post in flight and send the latest wish when it returns
+        """)
+    }
+  }
+
+  static func describe(_ post: Post?) -> String {
+    post.map { "\($0.likedByMe ? "liked" : "not liked"), \($0.likeCount) likes" } ?? "no post"
+  }
+}
+
+/// A server whose like requests wait for the test twice: once to be applied, once to be answered.
+/// Between the two, other requests may be applied or answered, so two requests for one post can
+/// be applied in one order and answered in the other, as on a real server with several workers.
+final class TwoPhaseLikeServer: FeedAPI {
+  /// What the test can let happen next: apply request `number`, or answer it.
+  enum Step: Equatable {
+    case apply(Int)
+    case answer(Int)
+  }
+
+  private struct Request {
+    let liked: Bool
+    let postID: String
+    let reply: CheckedContinuation<Post, any Error>
+    /// The server's copy once the request is applied; nil before.
+    var answer: Post?
+  }
+
+  private struct State {
+    var posts: [Post]
+    var requests: [Int: Request] = [:]
+    var nextNumber = 0
+  }
+
+  private let state: Mutex<State>
+
+  init(posts: [Post]) {
+    Quiescence.install()
+    state = Mutex(State(posts: posts))
+  }
+
+  /// The steps open now, in request order.
+  var steps: [Step] {
+    state.withLock { state in
+      state.requests.keys.sorted().map { number in state.requests[number]?.answer == nil ? .apply(number) : .answer(number) }
+    }
+  }
+
+  func post(id: String) -> Post? { state.withLock { state in state.posts.first { $0.id == id } } }
+
+  func take(_ step: Step) {
+    let reply = state.withLock { state -> (CheckedContinuation<Post, any Error>, Post)? in
+      switch step {
+      case .apply(let number):
+        guard let request = state.requests[number],
+          let index = state.posts.firstIndex(where: { $0.id == request.postID })
+        else { return nil }
+        if state.posts[index].likedByMe != request.liked {
+          state.posts[index].likedByMe = request.liked
+          state.posts[index].likeCount += request.liked ? 1 : -1
+        }
+        state.requests[number]?.answer = state.posts[index]
+        return nil
+      case .answer(let number):
+        guard let request = state.requests.removeValue(forKey: number), let answer = request.answer else { return nil }
+        return (request.reply, answer)
+      }
+    }
+    if let (continuation, answer) = reply { continuation.resume(returning: answer) }
+  }
+
+  func feedPage(cursor: String?, limit: Int) async throws -> FeedPage {
+    FeedPage(posts: cursor == nil ? state.withLock { Array($0.posts.prefix(limit)) } : [], nextCursor: nil)
+  }
+
+  func setLike(_ liked: Bool, postID: String) async throws -> Post {
+    try await withCheckedThrowingContinuation { continuation in
+      state.withLock { state in
+        state.requests[state.nextNumber] = Request(liked: liked, postID: postID, reply: continuation)
+        state.nextNumber += 1
+      }
+    }
+  }
+
+  func postComment(_ text: String, postID: String, idempotencyKey: String) async throws -> Feed.Comment {
+    throw URLError(.unsupportedURL)
   }
 }

@@ -275,4 +275,29 @@ struct Exercise4_DiskCacheTests {
       #expect(await cache.data(forKey: "a") == bytes(30), "the key can be stored again")
     }
   }
+
+  @Test("a directory removed while the app runs is made again: reads miss, stores succeed")
+  func removedDirectoryIsRecreated() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cacheURL = directory.file("images")
+      let cache = try DiskCache(directory: cacheURL, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10, 1), forKey: "a")
+      try await cache.store(bytes(20, 2), forKey: "b")
+      try FileManager.default.removeItem(at: cacheURL)  // the user or the system clears the caches
+      #expect(await cache.data(forKey: "a") == nil, "an entry whose directory is gone is a miss, not an error")
+      await #expect(throws: Never.self, "a store after the directory vanished must make it again, not fail until relaunch") {
+        try await cache.store(bytes(30, 3), forKey: "c")
+      }
+      #expect(await cache.data(forKey: "c") == bytes(30, 3), "the entry stored into the new directory reads back")
+      #expect(await cache.data(forKey: "b") == nil, "b went with the old directory: a miss")
+      let (size, count) = (await cache.totalSize, await cache.count)
+      #expect(
+        count == 1 && size == 30,
+        "the entries of the removed directory are gone: only c is left; \(count) entries, \(size) bytes")
+      try await cache.flush()
+      let reopened = try DiskCache(directory: cacheURL, clock: ManualClock(), startDate: start)
+      let (rebuilt, known) = (await reopened.rebuiltIndex, await reopened.count)
+      #expect(!rebuilt && known == 1, "the index written into the new directory lists c alone; rebuilt \(rebuilt), \(known) entries")
+    }
+  }
 }

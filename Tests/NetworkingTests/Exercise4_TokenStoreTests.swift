@@ -18,6 +18,11 @@ struct Exercise4_TokenStoreTests {
     AuthToken(accessToken: "new-\(number)", refreshToken: "r\(number)", expiresAt: farFuture)
   }
 
+  /// What the server answers a refresh with: token number `number`, alive for a day.
+  static func grant(_ number: Int) -> TokenGrant {
+    TokenGrant(accessToken: "new-\(number)", refreshToken: "r\(number)", expiresIn: 24 * 60 * 60)
+  }
+
   /// Starts `count` callers that all report a 401 for `rejected`, and returns them once the
   /// refresh sleeps on `clock` and every caller has gone as far as it can (or has finished, as the
   /// starter's do). Until the test moves the clock, nothing changes: every caller that was going
@@ -36,7 +41,7 @@ struct Exercise4_TokenStoreTests {
     let store = TokenStore(token: old) { refreshToken in
       let number = refreshes.increment()
       try await clock.sleep(for: .seconds(1))
-      return Self.token(number)
+      return Self.grant(number)
     }
     let callers = await crowd(store, count: 20, rejected: "old", clock: clock)
     // All 20 are held while the one refresh sleeps: they must have joined it, not started their own.
@@ -50,7 +55,7 @@ struct Exercise4_TokenStoreTests {
       #expect(token == "new-1", "every caller of refreshedAccessToken(after: \"old\") should get the one new token, got \(String(describing: token))")
     }
     #expect(refreshes.value == 1, "20 callers saw a 401 at once: exactly one refresh should run, \(refreshes.value) ran")
-    #expect(await store.current == Self.token(1), "the new token should be stored")
+    #expect(await store.current?.accessToken == "new-1", "the new token should be stored")
   }
 
   @Test("a failed refresh reaches every waiter, and the next call tries again")
@@ -63,7 +68,7 @@ struct Exercise4_TokenStoreTests {
         try await clock.sleep(for: .seconds(1))
         throw NetworkError.offline
       }
-      return Self.token(number)
+      return Self.grant(number)
     }
     let callers = await crowd(store, count: 10, rejected: "old", clock: clock)
     #expect(refreshes.value == 1, "10 callers held while the refresh sleeps should share it; \(refreshes.value) refreshes started")
@@ -120,7 +125,7 @@ struct Exercise4_TokenStoreTests {
   @Test("a rotated token pair is persisted before the replay uses it")
   func rotatedTokensArePersistedBeforeUse() async throws {
     let saved = Recorder<AuthToken?>()
-    let store = TokenStore(token: old, persist: { saved.append($0) }) { _ in Self.token(1) }
+    let store = TokenStore(token: old, persist: { saved.append($0) }) { _ in Self.grant(1) }
     let seen = Recorder<[AuthToken?]>()
     let value = try await store.authorized { token -> Int in
       seen.append(saved.values)
@@ -129,11 +134,11 @@ struct Exercise4_TokenStoreTests {
     }
     #expect(value == 7, "the replay with the new token should succeed")
     #expect(
-      seen.values.last == [Self.token(1)],
+      seen.values.last?.map { $0?.accessToken } == ["new-1"],
       "with rotating refresh tokens the old one is dead once the server answers: the new pair must be persisted before the replay sends it (a crash in between signs the user out); persisted at the replay: \(String(describing: seen.values.last))"
     )
     await store.set(nil)
-    #expect(saved.values == [Self.token(1), nil], "a sign-out through set(nil) is persisted too; persisted \(saved.values)")
+    #expect(saved.values.map { $0?.accessToken } == ["new-1", nil], "a sign-out through set(nil) is persisted too; persisted \(saved.values)")
   }
 
   @Test("integration: the practice server answers a used refresh token 400 invalid_grant, and the store signs out")
@@ -149,7 +154,7 @@ struct Exercise4_TokenStoreTests {
         request.httpBody = try JSONCoding.encoder().encode(["refresh_token": refreshToken])
         let (response, data) = try await fetch(session, request)
         try NetworkError.check(response, body: data)
-        return try NetworkError.decode(AuthToken.self, from: data, using: JSONCoding.decoder())
+        return try NetworkError.decode(TokenGrant.self, from: data, using: JSONCoding.decoder())
       }
       let error = await failure(of: Task { try await store.refreshedAccessToken(after: "a-dead") })
       #expect(error == .unauthorized, "the server answers an unknown refresh token 400 invalid_grant: that ends the session, got \(String(describing: error))")
@@ -162,7 +167,7 @@ struct Exercise4_TokenStoreTests {
     let clock = ManualClock()
     let store = TokenStore(token: old) { _ in
       try? await clock.sleep(for: .seconds(1))  // a refresh that finishes even when cancelled
-      return Self.token(1)
+      return Self.grant(1)
     }
     let callers = await crowd(store, count: 3, rejected: "old", clock: clock)
     await store.set(nil)
@@ -185,7 +190,7 @@ struct Exercise4_TokenStoreTests {
     let clock = ManualClock()
     let store = TokenStore(token: old) { _ in
       try? await clock.sleep(for: .seconds(1))
-      return Self.token(1)
+      return Self.grant(1)
     }
     let callers = await crowd(store, count: 2, rejected: "old", clock: clock)
     await store.set(Self.token(9))
@@ -200,7 +205,7 @@ struct Exercise4_TokenStoreTests {
 
   @Test func aTokenAlreadyRefreshedIsNotRefreshedAgain() async throws {
     let refreshes = Counter()
-    let store = TokenStore(token: old) { _ in Self.token(refreshes.increment()) }
+    let store = TokenStore(token: old) { _ in Self.grant(refreshes.increment()) }
     let first = try await store.refreshedAccessToken(after: "old")
     let late = try await store.refreshedAccessToken(after: "old")
     #expect(first == "new-1" && late == "new-1", "a 401 for a token that was already replaced gets the current token")
@@ -211,19 +216,19 @@ struct Exercise4_TokenStoreTests {
     let now = LockedBox(Date(timeIntervalSince1970: 1_000_000))
     let refreshes = Counter()
     let soon = AuthToken(accessToken: "soon", refreshToken: "r0", expiresAt: Date(timeIntervalSince1970: 1_000_030))
-    let store = TokenStore(token: soon, refreshMargin: 60, now: { now.value }) { _ in Self.token(refreshes.increment()) }
+    let store = TokenStore(token: soon, refreshMargin: 60, now: { now.value }) { _ in Self.grant(refreshes.increment()) }
     let token = try await store.validAccessToken()
     #expect(token == "new-1", "a token expiring in 30 s (margin 60 s) should be refreshed before it is sent, got \(String(describing: token))")
     now.mutate { $0 = Date(timeIntervalSince1970: 1_000_000) }
     #expect(try await store.validAccessToken() == "new-1", "a fresh token is used as it is")
     #expect(refreshes.value == 1, "a fresh token needs no refresh")
-    let signedOut = TokenStore(token: nil) { _ in Self.token(9) }
+    let signedOut = TokenStore(token: nil) { _ in Self.grant(9) }
     #expect(try await signedOut.validAccessToken() == nil, "signed out means no token, not an error")
   }
 
   @Test("a 401 is replayed exactly once with the new token")
   func replayOnce() async throws {
-    let store = TokenStore(token: old) { _ in Self.token(1) }
+    let store = TokenStore(token: old) { _ in Self.grant(1) }
     let sent = Recorder<String?>()
     let value = try await store.authorized { token -> Int in
       sent.append(token)
@@ -237,7 +242,7 @@ struct Exercise4_TokenStoreTests {
   @Test("a second 401 is final: no endless refresh loop")
   func secondUnauthorizedIsFinal() async {
     let refreshes = Counter()
-    let store = TokenStore(token: old) { _ in Self.token(refreshes.increment()) }
+    let store = TokenStore(token: old) { _ in Self.grant(refreshes.increment()) }
     let sends = Counter()
     let error = await failure(
       of: Task {
@@ -268,7 +273,7 @@ struct Exercise4_TokenStoreTests {
         request.httpBody = try JSONCoding.encoder().encode(["refresh_token": refreshToken])
         let (response, data) = try await fetch(session, request)
         try NetworkError.check(response, body: data)
-        return try NetworkError.decode(AuthToken.self, from: data, using: JSONCoding.decoder())
+        return try NetworkError.decode(TokenGrant.self, from: data, using: JSONCoding.decoder())
       }
       let meURL = server.baseURL.appendingPathComponent("v1/users/me")
       // Every request runs to its end: a group that threw at the first failure would cancel the
@@ -302,16 +307,63 @@ struct Exercise4_TokenStoreTests {
     let now = Date(timeIntervalSince1970: 1_000_000)
     let refreshes = Counter()
     let edge = AuthToken(accessToken: "edge", refreshToken: "r0", expiresAt: now.addingTimeInterval(60))
-    let store = TokenStore(token: edge, refreshMargin: 60, now: { now }) { _ in Self.token(refreshes.increment()) }
+    let store = TokenStore(token: edge, refreshMargin: 60, now: { now }) { _ in Self.grant(refreshes.increment()) }
     let token = try await store.validAccessToken()
     #expect(
       token == "new-1",
       "a token that expires in exactly 60 s with a 60 s margin expires within the margin: it should be refreshed before it is sent, got \(String(describing: token))"
     )
     let later = TokenStore(token: AuthToken(accessToken: "fresh", refreshToken: "r0", expiresAt: now.addingTimeInterval(61)), refreshMargin: 60, now: { now }) {
-      _ in Self.token(9)
+      _ in Self.grant(9)
     }
     #expect(try await later.validAccessToken() == "fresh", "a token with 61 s left and a 60 s margin is used as it is")
+  }
+
+  @Test(
+    "integration: the expiry counts from the grant's arrival on the device's clock, however far that clock is off",
+    arguments: [-3_600.0, 3_600.0])
+  func expiryCountsFromArrival(deviceClockOffBy skew: TimeInterval) async throws {
+    try await withServer { server in
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.finishTasksAndInvalidate() }
+      let issued = server.issueTokens()
+      let refreshURL = server.baseURL.appendingPathComponent("v1/auth/refresh")
+      let device = ManualClock()
+      let deviceStart = Date().addingTimeInterval(skew)  // the phone's clock, an hour off the server's
+      let deviceNow: @Sendable () -> Date = {
+        let elapsed = device.now.offset.components
+        return deviceStart.addingTimeInterval(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+      }
+      // The stored token has run out on the device's clock, so the first use refreshes it.
+      let stored = AuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: deviceStart)
+      let store = TokenStore(token: stored, refreshMargin: 60, now: deviceNow) { refreshToken in
+        var request = URLRequest(url: refreshURL)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONCoding.encoder().encode(["refresh_token": refreshToken])
+        let (response, data) = try await fetch(session, request)
+        try NetworkError.check(response, body: data)
+        return try NetworkError.decode(TokenGrant.self, from: data, using: JSONCoding.decoder())
+      }
+      let first = try await store.validAccessToken()
+      let expiresAt = await store.current?.expiresAt
+      #expect(
+        server.refreshCount == 1 && expiresAt == deviceStart.addingTimeInterval(3_600),
+        "the server grants expires_in 3600: the token expires 3600 s after the grant arrived, on the store's clock (now); expires \(String(describing: expiresAt)), device time at arrival \(deviceStart)"
+      )
+      let again = try await store.validAccessToken()
+      #expect(
+        again == first && server.refreshCount == 1,
+        "the token has an hour left: it is used as it is, whatever the device's clock says about the server's (off by \(skew) s); \(server.refreshCount) refreshes"
+      )
+      await device.advance(by: .seconds(3_600 - 61))
+      #expect(try await store.validAccessToken() == first, "61 s left with a 60 s margin: no refresh yet")
+      await device.advance(by: .seconds(1))
+      let renewed = try await store.validAccessToken()
+      #expect(
+        server.refreshCount == 2 && renewed != first,
+        "60 s left with a 60 s margin: the token is refreshed ahead of its expiry (device clock off by \(skew) s); \(server.refreshCount) refreshes"
+      )
+    }
   }
 
   @Test("a waiter that is cancelled does not cancel the refresh the others wait for")
@@ -321,7 +373,7 @@ struct Exercise4_TokenStoreTests {
     let store = TokenStore(token: old) { _ in
       let number = refreshes.increment()
       try await clock.sleep(for: .seconds(1))  // a cancelled refresh throws here
-      return Self.token(number)
+      return Self.grant(number)
     }
     let callers = await crowd(store, count: 3, rejected: "old", clock: clock)
     callers.tasks[0].cancel()  // the screen of the first caller closes
@@ -335,13 +387,13 @@ struct Exercise4_TokenStoreTests {
     }
     _ = await callers.tasks[0].result  // `.cancelled` or the token: either is fine
     #expect(refreshes.value == 1, "one refresh for all of them, saw \(refreshes.value)")
-    #expect(await store.current == Self.token(1), "the refresh's token should be stored")
+    #expect(await store.current?.accessToken == "new-1", "the refresh's token should be stored")
   }
 
   @Test("signed out, authorized sends once with no token, and its 401 is final")
   func authorizedWhenSignedOut() async {
     let refreshes = Counter()
-    let store = TokenStore(token: nil) { _ in Self.token(refreshes.increment()) }
+    let store = TokenStore(token: nil) { _ in Self.grant(refreshes.increment()) }
     let sent = Recorder<String?>()
     let value = try? await store.authorized { token -> Int in
       sent.append(token)
@@ -369,7 +421,7 @@ struct Exercise4_TokenStoreTests {
     let store = TokenStore(token: old) { _ in
       let number = refreshes.increment()
       try await clock.sleep(for: .seconds(1))
-      return Self.token(number)
+      return Self.grant(number)
     }
     let callers = await crowd(store, count: 2, rejected: "old", clock: clock)
     // A request sent with a token older than "old" comes back 401 while "old" is being refreshed.

@@ -56,8 +56,10 @@ struct Exercise6_EndpointTests {
 
   @Test func everySampleDecodesAsItsResponse() async throws {
     let client = StubbingClient(clock: ManualClock())
-    let token = try await client.decode(AuthToken.self, for: API.login(email: "a", password: "b"))
-    #expect(!token.accessToken.isEmpty, "the login sample is a token")
+    let token = try await client.decode(TokenGrant.self, for: API.login(email: "a", password: "b"))
+    #expect(
+      !token.accessToken.isEmpty && token.expiresIn > 0,
+      "the login sample is a token grant with its lifetime in seconds, expires_in (RFC 6749 §5.1)")
     let user = try await client.decode(User.self, for: API.profile)
     #expect(!user.email.isEmpty, "the profile sample is a user")
     let page = try await client.decode(Page<Post>.self, for: API.posts(page: 1, limit: 20))
@@ -186,7 +188,7 @@ struct Exercise6_EndpointTests {
   func everySampleIsWhatItsEndpointAnswers() async throws {
     let client = StubbingClient(clock: ManualClock())
     for endpoint in [API.register(name: "n", email: "a", password: "b"), .refresh(refreshToken: "r")] {
-      let token = try await client.decode(AuthToken.self, for: endpoint)
+      let token = try await client.decode(TokenGrant.self, for: endpoint)
       #expect(!token.refreshToken.isEmpty, "\(endpoint) answers a token")
     }
     for endpoint in [API.updateProfile(name: "n"), .uploadAvatar(Data([1]), filename: "a.png", mimeType: "image/png")] {

@@ -264,7 +264,7 @@ struct Exercise7_NetworkManagerTests {
     let refreshes = Counter()
     let tokens = TokenStore(token: AuthToken(accessToken: "stale", refreshToken: "r", expiresAt: Self.farFuture)) { _ in
       refreshes.increment()
-      return AuthToken(accessToken: "fresh", refreshToken: "r2", expiresAt: Self.farFuture)
+      return TokenGrant(accessToken: "fresh", refreshToken: "r2", expiresIn: 3_600)
     }
     let clock = ManualClock()
     let client = manager(session, clock: clock, tokens: tokens)
@@ -285,7 +285,7 @@ struct Exercise7_NetworkManagerTests {
     let refreshes = Counter()
     let tokens = TokenStore(token: AuthToken(accessToken: "t", refreshToken: "r", expiresAt: Self.farFuture)) { _ in
       refreshes.increment()
-      return AuthToken(accessToken: "t2", refreshToken: "r2", expiresAt: Self.farFuture)
+      return TokenGrant(accessToken: "t2", refreshToken: "r2", expiresIn: 3_600)
     }
     let clock = ManualClock()
     let client = manager(session, clock: clock, tokens: tokens)
@@ -456,7 +456,7 @@ struct Exercise7_NetworkManagerTests {
   }
 
   struct RefreshCall: APIRequest {
-    typealias Response = AuthToken
+    typealias Response = TokenGrant
     var refreshToken: String
     var method: HTTPMethod { .post }
     var path: String { "/auth/refresh" }
@@ -471,7 +471,7 @@ struct Exercise7_NetworkManagerTests {
     }
     defer { session.finishTasksAndInvalidate() }
     let tokens = TokenStore(token: AuthToken(accessToken: "stale", refreshToken: "r", expiresAt: Self.farFuture)) { _ in
-      AuthToken(accessToken: "fresh", refreshToken: "r2", expiresAt: Self.farFuture)
+      TokenGrant(accessToken: "fresh", refreshToken: "r2", expiresIn: 3_600)
     }
     let clock = ManualClock()
     let plugin = RecordingPlugin()

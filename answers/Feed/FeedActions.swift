@@ -8,7 +8,7 @@
 // idempotency key when the user taps "Send", and every retry of that comment reuses it; the
 // server recognises the key and returns the first comment instead of creating another.
 //
-// Implement `toggleLike` and `comment`, and the two repository changes at the bottom of this
+// Implement `toggleLike` and `comment`, and the three repository changes at the bottom of this
 // file: each one reads and writes a post in one call on the repository's actor.
 import Foundation
 import Workbook
@@ -20,6 +20,22 @@ public actor FeedActions {
   /// How many times a comment is sent before the failure is reported (at least 1).
   public nonisolated let maximumCommentAttempts: Int
   private let makeKey: @Sendable () -> String
+  /// The like request in flight for each post, at most one per post.
+  private var likeFlights: [String: LikeFlight] = [:]
+  /// How each post's last burst of taps ended, for a tap whose wish went out just before it did.
+  private var likeOutcomes: [String: Result<Post, FeedError>] = [:]
+
+  /// The taps on one post while its like request is in flight.
+  private struct LikeFlight {
+    /// What the last tap asked for: sent when the request in flight returns, if it differs.
+    var wanted: Bool
+    /// The server's last copy of the post: what a failure puts back.
+    var confirmed: Post
+    /// The post as the last tap showed it; a rollback replaces only this copy.
+    var shown: Post?
+    /// The taps after the first, waiting for the server's final copy.
+    var waiters: [CheckedContinuation<Post, any Error>] = []
+  }
 
   public init(
     api: any FeedAPI, repository: FeedRepository, maximumCommentAttempts: Int = 3,
@@ -36,31 +52,75 @@ public actor FeedActions {
   ///
   /// The repository shows the new state before the request is sent: `likedByMe` flipped and
   /// `likeCount` moved by one, never below 0 (an unlike of a post the server counted at 0 stays
-  /// at 0). If the request fails, the post goes back to the copy it had before (unless another
-  /// change replaced the optimistic copy meanwhile: that change owns the post now), and the
-  /// error is thrown, mapped with `FeedError(_:)` (`.offline`, else `.network(...)`). On success
-  /// the server's copy is stored, even over a newer local change: it is the server's word on the
-  /// post, newer than anything the app guessed. A post that is not in the repository throws
+  /// at 0). If the request fails, the post goes back to the server's last copy of it (unless
+  /// another change replaced the optimistic copy meanwhile: that change owns the post now), and
+  /// the error is thrown, mapped with `FeedError(_:)` (`.offline`, else `.network(...)`). On
+  /// success the server's copy is stored, even over a newer local change: it is the server's word
+  /// on the post, newer than anything the app guessed. A post that is not in the repository throws
   /// `.failed(reason:)` and sends nothing. Whether a like cancelled in flight rolls back or
   /// stays is your choice (the request may or may not have reached the server): no test depends
   /// on it.
+  ///
+  /// One request per post is in flight at a time. A tap while one is in flight changes the
+  /// screen at once and only records what the user wants now; when the request returns, the
+  /// latest wish is sent if it differs from what the server confirmed, so the server applies the
+  /// taps' outcome in the order they were made. Two requests in flight for one post (a like and
+  /// an unlike) may be applied by the server in either order and answered in either order: the
+  /// screen would end on the last answer to arrive, the server on the last request it applied.
+  /// Every tap of a burst returns the server's final copy (or the failure that ended it).
   @discardableResult
   public func toggleLike(postID: String) async throws(FeedError) -> Post {
-    guard let before = await repository.post(id: postID) else {
+    guard let current = await repository.post(id: postID) else {
       throw .failed(reason: "no post \(postID) in the feed")
     }
-    var optimistic = before
-    optimistic.likedByMe.toggle()
-    optimistic.likeCount = max(0, before.likeCount + (optimistic.likedByMe ? 1 : -1))
-    await repository.update(optimistic)
+    // One actor turn: what the user wants now, decided against the request in flight, if any.
+    let joining = likeFlights[postID] != nil
+    let wanted = !(likeFlights[postID]?.wanted ?? current.likedByMe)
+    if joining {
+      likeFlights[postID]?.wanted = wanted
+    } else {
+      likeFlights[postID] = LikeFlight(wanted: wanted, confirmed: current)
+    }
+    let shown = await repository.showLike(wanted, postID: postID)
+    if likeFlights[postID]?.wanted == wanted { likeFlights[postID]?.shown = shown }
+    guard joining else { return try await sendLikes(postID: postID) }
+    guard likeFlights[postID] != nil else {
+      // The request in flight returned while the screen changed, and it already sent this wish.
+      return try likeOutcomes[postID]?.get() ?? current
+    }
     do {
-      let confirmed = try await api.setLike(optimistic.likedByMe, postID: postID)
-      await repository.update(confirmed)
-      return confirmed
+      return try await withCheckedThrowingContinuation { likeFlights[postID]?.waiters.append($0) }
     } catch {
-      await repository.rollBack(postID: postID, from: optimistic, to: before)
       throw FeedError(error)
     }
+  }
+
+  /// Sends the latest wish for `postID` until the server has confirmed it, then stores the
+  /// server's copy (or rolls back on a failure) and answers every tap that joined.
+  private func sendLikes(postID: String) async throws(FeedError) -> Post {
+    while let sent = likeFlights[postID]?.wanted {
+      let answer: Post
+      do {
+        answer = try await api.setLike(sent, postID: postID)
+      } catch {
+        let failure = FeedError(error)
+        guard let flight = likeFlights.removeValue(forKey: postID) else { throw failure }
+        likeOutcomes[postID] = .failure(failure)
+        if let shown = flight.shown {
+          await repository.rollBack(postID: postID, from: shown, to: flight.confirmed)
+        }
+        for waiter in flight.waiters { waiter.resume(throwing: failure) }
+        throw failure
+      }
+      likeFlights[postID]?.confirmed = answer
+      if likeFlights[postID]?.wanted != sent { continue }  // the user changed their mind meanwhile
+      let waiters = likeFlights.removeValue(forKey: postID)?.waiters ?? []
+      likeOutcomes[postID] = .success(answer)
+      await repository.update(answer)
+      for waiter in waiters { waiter.resume(returning: answer) }
+      return answer
+    }
+    throw .failed(reason: "no like in flight for \(postID)")
   }
 
   /// Posts a comment, retrying failures up to `maximumCommentAttempts` times with one
@@ -97,6 +157,18 @@ public actor FeedActions {
 /// Changes an action makes to a post in one step on the repository's actor: a read, then an
 /// `update` in a second call, would let another change land between the two and be overwritten.
 extension FeedRepository {
+  /// Shows the post liked (or not) at once: `likedByMe` set to `liked` and the count moved by one,
+  /// never below 0; nothing changes when it already shows `liked`. Returns the copy shown, nil
+  /// when the post is not in the feed.
+  func showLike(_ liked: Bool, postID: String) -> Post? {
+    guard var post = post(id: postID) else { return nil }
+    guard post.likedByMe != liked else { return post }
+    post.likedByMe = liked
+    post.likeCount = max(0, post.likeCount + (liked ? 1 : -1))
+    update(post)
+    return post
+  }
+
   /// Puts `previous` back, but only while the post is still the `optimistic` copy: a change that
   /// replaced it meanwhile (a refresh, the server's answer to another tap) owns the post now.
   func rollBack(postID: String, from optimistic: Post, to previous: Post) {

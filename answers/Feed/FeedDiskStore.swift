@@ -4,7 +4,8 @@
 // Chapter 1's session store taught the rules, and they hold here too: a save replaces the file
 // in one step (write a temporary file, then rename), a missing file is an empty feed, and a
 // file that does not decode is moved aside, never a crash and never silently overwritten.
-// Keep only the newest posts, so the file stays small however long the user scrolled.
+// Keep only the top of the feed (its first posts, in the feed's order), so the file stays small
+// however long the user scrolled.
 import Foundation
 import Workbook
 
@@ -36,9 +37,10 @@ public nonisolated protocol FeedPersistence: Sendable {
 
 /// The feed saved as one JSON file, written atomically.
 ///
-/// Saves keep the newest `maximumPosts` posts: the first `maximumPosts` of `snapshot.posts`, in
-/// the order given (the feed's order, newest first). Do not sort them by `createdAt`: a ranked
-/// feed is not in date order, and the next launch must open on the posts the user saw at the top.
+/// Saves keep the top of the feed: the first `maximumPosts` of `snapshot.posts`, in the order
+/// given (the feed's order), which are the newest posts only when the feed is in date order. Do
+/// not sort them by `createdAt`: a ranked feed is not in date order, and the next launch must
+/// open on the posts the user saw at the top, not on the 200 most recently written.
 /// If that cut any posts, the saved cursor is dropped (it points after the last post loaded, not
 /// after the last post kept), so the next launch starts from the first page; if nothing was cut
 /// (exactly `maximumPosts` posts included), the cursor is kept. Load and save are O(n) in the

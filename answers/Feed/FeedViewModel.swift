@@ -33,6 +33,8 @@ public final class FeedViewModel {
   @ObservationIgnored public let images: FeedImages?
   /// How close to the end a row must be to trigger the next page.
   @ObservationIgnored public let prefetchDistance: Int
+  /// Each post's row in `posts`, by id; checked on every use and rebuilt when stale.
+  @ObservationIgnored private var positions: [String: Int] = [:]
 
   public init(feed: OfflineFeed, actions: FeedActions, images: FeedImages? = nil, prefetchDistance: Int = 5) {
     self.feed = feed
@@ -109,9 +111,12 @@ public final class FeedViewModel {
   /// (`isLoadingMore`), another call only moves the window and returns at once: it sends no
   /// request and does not wait for the page in flight. `isLoadingMore` is false again when the
   /// call that loaded returns.
+  ///
+  /// It runs on the main actor for every row that scrolls in, so it costs O(1) however long the
+  /// feed: the row is found through an index from id to position, not by searching the posts.
   public func rowAppeared(_ post: Post) async {
+    guard let index = row(of: post.id) else { return }
     let posts = self.posts
-    guard let index = posts.firstIndex(where: { $0.id == post.id }) else { return }
     await images?.visibleRowsChanged(index..<(index + 1), of: posts)
     guard index >= posts.count - prefetchDistance, !isLoadingMore else { return }
     isLoadingMore = true
@@ -126,34 +131,39 @@ public final class FeedViewModel {
   }
 
   /// Likes or unlikes a post; the heart moves at once and moves back if the server says no.
-  /// `state` holds a copy of the posts: change the post there before awaiting the action, then
-  /// show the repository's posts, which hold the confirmed or the rolled-back copy.
+  /// Change the post in `state` before awaiting the action, then show the repository's copy of
+  /// that post, which is the confirmed or the rolled-back one. O(1) however long the feed, like
+  /// `rowAppeared`: the post is found through the id index and changed in place, never by a
+  /// search or a copy of the whole feed.
   ///
   /// A like changes the posts, never the kind of state: during a refresh the state stays
   /// `.loading` (with the new posts), after a failure it stays `.failed` with its error, and only
   /// a `.loaded` state stays `.loaded`. A failed like sets `message`.
   public func toggleLike(_ post: Post) async {
-    guard var posts = state.value, let index = posts.firstIndex(where: { $0.id == post.id }) else { return }
-    posts[index].likedByMe.toggle()
-    posts[index].likeCount = max(0, posts[index].likeCount + (posts[index].likedByMe ? 1 : -1))
-    show(posts)
+    guard let index = row(of: post.id) else { return }
+    state.changePosts { posts in
+      posts[index].likedByMe.toggle()
+      posts[index].likeCount = max(0, posts[index].likeCount + (posts[index].likedByMe ? 1 : -1))
+    }
     do throws(FeedError) {
       try await actions.toggleLike(postID: post.id)
       message = nil
     } catch {
       message = error.description
     }
-    show(await feed.posts)
+    // The repository holds the confirmed or the rolled-back copy: show that one post. Pages that
+    // landed meanwhile moved the rows, so the post is found again.
+    guard let latest = await actions.repository.post(id: post.id), let index = row(of: post.id) else { return }
+    state.changePosts { $0[index] = latest }
   }
 
-  /// New posts in the state it is in: a like during a refresh must not end the refresh's loading
-  /// state, nor hide the error of a failed one.
-  private func show(_ posts: [Post]) {
-    switch state {
-    case .loading: state = .loading(previous: posts)
-    case .failed(let error, _): state = .failed(error, previous: posts)
-    case .idle, .loaded: state = .loaded(posts)
-    }
+  /// Where the post with `id` is in `posts`, in O(1): `positions` is rebuilt (O(n), once per page
+  /// or refresh that replaced the posts) only when it no longer points at that post.
+  private func row(of id: String) -> Int? {
+    let posts = self.posts
+    if let index = positions[id], index < posts.count, posts[index].id == id { return index }
+    positions = Dictionary(posts.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    return positions[id]
   }
 
   /// Clears the failure message (the user dismissed it).
@@ -176,6 +186,31 @@ public final class FeedViewModel {
       } else {
         state = .failed(error.networkError, previous: posts.isEmpty ? state.value : posts)
       }
+    }
+  }
+}
+
+extension LoadingState {
+  /// Changes the posts in place, keeping the kind of state: a like during a refresh must not end
+  /// the refresh's loading state, nor hide the error of a failed one. The state lets go of its
+  /// array while `change` runs, so the array has one owner and changing one post is O(1), not a
+  /// copy of the whole feed; no state without posts (idle, or nothing loaded yet) changes.
+  fileprivate mutating func changePosts(_ change: (inout Value) -> Void) {
+    switch self {
+    case .loaded(var posts):
+      self = .idle
+      change(&posts)
+      self = .loaded(posts)
+    case .loading(var posts?):
+      self = .idle
+      change(&posts)
+      self = .loading(previous: posts)
+    case .failed(let error, var posts?):
+      self = .idle
+      change(&posts)
+      self = .failed(error, previous: posts)
+    case .idle, .loading(nil), .failed(_, nil):
+      return
     }
   }
 }

@@ -70,7 +70,7 @@ public nonisolated struct LiveFeedAPI<C: Clock>: FeedAPI where C.Duration == Dur
       // The refresh goes through a client without the token store, so it is never intercepted.
       let plain = NetworkManager(session: session, builder: builder, retryPolicy: .never, clock: ContinuousClock())
       let response = try await plain.response(for: API.refresh(refreshToken: refreshToken))
-      return try NetworkError.decode(AuthToken.self, from: response.data, using: JSONCoding.decoder())
+      return try NetworkError.decode(TokenGrant.self, from: response.data, using: JSONCoding.decoder())
     }
     return LiveFeedAPI(
       client: NetworkManager(

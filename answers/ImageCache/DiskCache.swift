@@ -5,7 +5,9 @@
 // `flush()`, never on every store (that is O(n) per write). Write every file to a temporary name and
 // rename it into place, so a crash leaves the old file or the new one, never half of one. On
 // open, trust nothing: a missing or corrupt index is rebuilt from the files, unknown files are
-// removed, and files deleted behind the cache's back are simply misses.
+// removed, and files deleted behind the cache's back are simply misses. The whole directory may
+// go too while the app runs (the user or the system clears caches): its entries are misses, and
+// the next write makes the directory again and starts an empty cache in it.
 import Foundation
 import Workbook
 
@@ -181,7 +183,8 @@ public actor DiskCache {
   /// its file). A failed index write on the way (batched or after eviction) is not this store's
   /// failure: the entry is in place and readable, the index stays dirty, and the count of stores
   /// since the last index write is not reset, so the very next store tries the index again, and
-  /// so does `flush()`, which throws when it fails.
+  /// so does `flush()`, which throws when it fails. A directory removed since the open is made
+  /// again, empty (its entries went with it), and the store succeeds.
   public func store(_ data: Data, forKey key: String) throws {
     let lowWater = Int(Double(configuration.sizeLimit) * configuration.lowWaterFraction)
     guard data.count <= lowWater else { throw DiskCacheError.entryTooLarge(size: data.count) }
@@ -272,14 +275,44 @@ public actor DiskCache {
 
   private func persistIndex() throws {
     guard indexIsDirty else { return }
-    let data = try JSONEncoder().encode(IndexFile(records: records))
-    try writeAtomically(data, to: fileURL(Self.indexFileName))
+    try writeAtomically(to: fileURL(Self.indexFileName)) { try JSONEncoder().encode(IndexFile(records: records)) }
     indexIsDirty = false
     storesSinceIndexWrite = 0
   }
 
-  /// Temporary file in the same directory (same volume, so the rename is atomic), then rename.
   private func writeAtomically(_ data: Data, to destination: URL) throws {
+    try writeAtomically(to: destination) { data }
+  }
+
+  /// Writes through a temporary file. When the write fails because the directory itself is gone
+  /// (the user or the system cleared the caches while the app ran), the entries went with it:
+  /// the cache starts again empty in a new directory and writes once more, so a store succeeds
+  /// instead of failing until the next launch. `contents` is asked again after that, since an
+  /// index written then must list no entry of the old directory.
+  private func writeAtomically(to destination: URL, contents: () throws -> Data) throws {
+    do {
+      try writeThroughTemporary(contents(), to: destination)
+    } catch {
+      guard recreateMissingDirectory() else { throw error }
+      try writeThroughTemporary(contents(), to: destination)
+    }
+  }
+
+  /// If the directory no longer exists, creates it again and forgets every entry (their files
+  /// were inside it). Returns false when the directory is there, or cannot be created.
+  private func recreateMissingDirectory() -> Bool {
+    if FileManager.default.fileExists(atPath: directory.path) { return false }
+    guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else {
+      return false
+    }
+    records = [:]
+    size = 0
+    indexIsDirty = true
+    return true
+  }
+
+  /// Temporary file in the same directory (same volume, so the rename is atomic), then rename.
+  private func writeThroughTemporary(_ data: Data, to destination: URL) throws {
     let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)", isDirectory: false)
     do {
       try writeFile(data, temporary)

@@ -215,7 +215,7 @@ public nonisolated enum API: TargetType {
       "liked_by_me":false,"comment_count":1,"image_url":"https://api.example.com/images/p1.png"}
       """
     let token = """
-      {"access_token":"a1","refresh_token":"r1","expires_at":"2030-01-01T00:00:00Z"}
+      {"access_token":"a1","refresh_token":"r1","expires_in":3600,"token_type":"Bearer"}
       """
     switch self {
     case .login, .register, .refresh: return Data(token.utf8)

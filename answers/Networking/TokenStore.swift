@@ -8,7 +8,9 @@
 import Foundation
 import Workbook
 
-/// An access token, the refresh token that renews it, and when the access token expires.
+/// An access token, the refresh token that renews it, and when the access token expires on this
+/// device's clock. Only this device's clock ever sets `expiresAt` (from a `TokenGrant`'s lifetime,
+/// when it arrives) and reads it, so a device clock that is an hour off is off on both sides.
 public nonisolated struct AuthToken: Codable, Sendable, Equatable {
   public var accessToken: String
   public var refreshToken: String
@@ -18,6 +20,28 @@ public nonisolated struct AuthToken: Codable, Sendable, Equatable {
     self.accessToken = accessToken
     self.refreshToken = refreshToken
     self.expiresAt = expiresAt
+  }
+
+  /// The token a grant gives, expiring `grant.expiresIn` seconds after `receivedAt`, the moment
+  /// the grant arrived on the device's clock.
+  public init(_ grant: TokenGrant, receivedAt: Date) {
+    self.init(accessToken: grant.accessToken, refreshToken: grant.refreshToken, expiresAt: receivedAt + grant.expiresIn)
+  }
+}
+
+/// What a token endpoint answers (RFC 6749 §5.1): the tokens and the access token's lifetime in
+/// seconds, `expires_in`, counted from when the response was generated. A lifetime, not a date:
+/// the server's clock and the device's disagree (a phone set by hand can be hours off), and a
+/// lifetime needs only one clock, the device's, read when the answer arrives.
+public nonisolated struct TokenGrant: Codable, Sendable, Equatable {
+  public var accessToken: String
+  public var refreshToken: String
+  public var expiresIn: TimeInterval
+
+  public init(accessToken: String, refreshToken: String, expiresIn: TimeInterval) {
+    self.accessToken = accessToken
+    self.refreshToken = refreshToken
+    self.expiresIn = expiresIn
   }
 }
 
@@ -36,11 +60,12 @@ public nonisolated struct AuthToken: Codable, Sendable, Equatable {
 /// cancel the refresh the others are waiting for. Whether that caller returns `.cancelled` at once
 /// or waits for the shared result is your choice.
 public actor TokenStore {
-  /// Exchanges a refresh token for a new token. A refresh that fails with a dead refresh token
+  /// Exchanges a refresh token for a new grant, whose lifetime the store turns into an expiry on
+  /// its `now` clock the moment the grant arrives. A refresh that fails with a dead refresh token
   /// means the session is over and the store signs out: `.unauthorized` (a 401), or the OAuth 2.0
   /// answer, `.http(status: 400, …)` whose JSON body has `"error": "invalid_grant"` (RFC 6749
   /// §5.2). Any other failure (offline, a 5xx, another 400) keeps the token.
-  public typealias Refresh = @Sendable (_ refreshToken: String) async throws -> AuthToken
+  public typealias Refresh = @Sendable (_ refreshToken: String) async throws -> TokenGrant
   /// Saves the token the store now holds (nil: signed out). Synchronous, so it runs in the same
   /// actor turn as the change: no caller can use a token that is not saved yet.
   public typealias Persist = @Sendable (_ token: AuthToken?) -> Void
@@ -52,6 +77,7 @@ public actor TokenStore {
   private var generation = 0
   private let refresh: Refresh
   private let persist: Persist
+  /// The device's clock: it stamps a grant's arrival and is the only clock an expiry is read on.
   private let now: @Sendable () -> Date
   /// How long before expiry a token counts as expired, so it does not die on the way.
   public let refreshMargin: TimeInterval
@@ -105,7 +131,8 @@ public actor TokenStore {
   /// exactly `refreshMargin` from now is already within it and is refreshed. A refresh that
   /// fails with a dead refresh token (a 401, or 400 `invalid_grant`) signs out: the token becomes
   /// nil, nil is persisted, and the call throws `.unauthorized`. Any other failure keeps the token,
-  /// so the next call tries again. A refreshed token is persisted before any caller gets it.
+  /// so the next call tries again. A refreshed token expires its grant's `expiresIn` seconds after
+  /// the grant arrived, read on `now`, and is persisted before any caller gets it.
   public func validAccessToken() async throws(NetworkError) -> String? {
     guard let token else { return nil }
     if token.expiresAt.timeIntervalSince(now()) > refreshMargin { return token.accessToken }
@@ -118,7 +145,8 @@ public actor TokenStore {
   /// token is returned with no new refresh (a request sent with no token, `rejected == nil`,
   /// counts as changed once there is one). Otherwise this starts the refresh, or joins the one in
   /// flight. A refresh in flight is joined even when `rejected` is an older token than the current
-  /// one: whoever started it had the current token rejected too, so it is dead. Throws
+  /// one: whether a 401 or a token close to expiry started it, it is about to replace the current
+  /// token, so the caller waits for the new one rather than send the one being replaced. Throws
   /// `.unauthorized` when signed out or when the refresh token was rejected (a 401, or 400
   /// `invalid_grant`).
   public func refreshedAccessToken(after rejected: String?) async throws(NetworkError) -> String {
@@ -138,8 +166,8 @@ public actor TokenStore {
       task = refreshTask
     } else {
       guard let refreshToken = token?.refreshToken else { throw .unauthorized }
-      let refresh = self.refresh
-      task = Task { try await refresh(refreshToken) }
+      let (refresh, now) = (self.refresh, self.now)
+      task = Task { AuthToken(try await refresh(refreshToken), receivedAt: now()) }
       refreshTask = task
     }
     do {
