@@ -185,6 +185,8 @@ for argument in "$@"; do
 done
 case "$STAND_IN_MODE" in
   fail) echo "Tools/workbook/Sources/WorkbookKit/Grader.swift:3:1: error: expected declaration" >&2; exit 1 ;;
+  fail-reference) case "$*" in *answer* | *reference*) echo "answers/Feed/Post.swift:3:1: error: expected declaration" >&2; exit 1 ;; esac
+    echo "Build complete!"; exit 0 ;;
   *) echo "Build complete!"; exit 0 ;;
 esac
 SWIFT
@@ -204,6 +206,18 @@ for mode in fail no-product no-path; do
   grep -qF "Your chapter code is not part of this build" "$work/tool-$mode.txt" || fail "the tool's build '$mode' did not say the learner's code is not at fault"
 done
 echo "✔ a tool that does not build, is not where SwiftPM said, or whose place SwiftPM cannot tell: the workbook's message before make's"
+# The demo's and the bench's reference builds: a failure that is not the learner's code says so.
+set +e
+STAND_IN_MODE=fail-reference STAND_IN_BIN="$work/stand-in/bin" make -s demo REFERENCE=1,3,4,6 SWIFT="$stand_in" WORKBOOK="$tool" </dev/null >"$work/demo-fail.txt" 2>&1
+demo_status=$?
+STAND_IN_MODE=fail-reference STAND_IN_BIN="$work/stand-in/bin" make -s bench-1 SWIFT="$stand_in" >"$work/bench-fail.txt" 2>&1
+bench_status=$?
+set -e
+[ "$demo_status" -ne 0 ] && grep -qF "make demo: the reference feed in answers/ did not build" "$work/demo-fail.txt" ||
+  fail "a reference demo that does not build did not say so: $(cat "$work/demo-fail.txt")"
+[ "$bench_status" -ne 0 ] && grep -qF "make bench-1: the reference answer did not build in release" "$work/bench-fail.txt" ||
+  fail "a bench that does not build did not say so: $(cat "$work/bench-fail.txt")"
+echo "✔ a demo or a bench whose build fails says whose code did not build"
 
 # 7. A build engine that crashes once (a backtrace in swift-package) is run again; a compiler
 #    error, or a crash elsewhere, is not.
