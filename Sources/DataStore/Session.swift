@@ -46,6 +46,9 @@ public nonisolated enum SessionStoreError: Error, Equatable, Sendable, CustomStr
   case corruptFile(keptAt: URL)
   /// The session could not be written; what was stored before is still on disk.
   case writeFailed(reason: String)
+  /// The file is there but could not be read (an I/O error, a folder in its place). It was left
+  /// where it is, and the store starts empty.
+  case unreadableFile(reason: String)
   /// The operation needs a signed-in user.
   case notLoggedIn
 
@@ -54,6 +57,7 @@ public nonisolated enum SessionStoreError: Error, Equatable, Sendable, CustomStr
     case .corruptFile(let url):
       "the session file was unreadable; it was kept at \(url.lastPathComponent) and you are signed out"
     case .writeFailed(let reason): "the session could not be saved: \(reason)"
+    case .unreadableFile(let reason): "the session file could not be read: \(reason); you are signed out"
     case .notLoggedIn: "nobody is signed in"
     }
   }

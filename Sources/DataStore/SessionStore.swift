@@ -13,16 +13,22 @@ import Workbook
 ///
 /// Every method that changes the session writes the file first and changes memory only once the
 /// write succeeded: when one throws `.writeFailed`, memory and disk both still hold the session
-/// from before the call.
+/// from before the call. A write that stops part-way, as on a full disk (`ENOSPC`), leaves the
+/// previous file whole and readable.
 ///
 /// The layout of the JSON is your choice (the `Codable` conformance `Session` already has is
 /// enough): the tests only read back what your store wrote, and write broken files of their own.
 public actor SessionStore {
   public let fileURL: URL
+  /// Every read and write of the file goes through `files`.
+  private let files: any FileSystem
   private var session = Session.empty
 
-  public init(fileURL: URL) {
+  /// A store for the session at `fileURL`. `files` is the disk it reads and writes through: the
+  /// real one unless a test passes one that fails (full, or a file that cannot be read).
+  public init(fileURL: URL, files: any FileSystem = RealFileSystem()) {
     self.fileURL = fileURL
+    self.files = files
   }
 
   /// Reads the session from disk: call it once at launch.
@@ -35,10 +41,14 @@ public actor SessionStore {
   /// becomes empty, and `SessionStoreError.corruptFile` tells the caller where the old bytes are.
   /// If the move itself fails, `.writeFailed` says so.
   ///
-  /// A file that is there but cannot be read at all (a folder in its place, no permission to
-  /// read it) is yours to handle as you see fit: no test depends on it.
+  /// Nothing at `fileURL` is a missing file too: its folder removed, or a file standing where its
+  /// folder should be (nothing can have been saved there). Something that is there but cannot be
+  /// read at all (an I/O error such as `EIO`, a folder in the file's place) throws
+  /// `.unreadableFile` with the session empty, and stays where it is, neither moved nor removed:
+  /// its bytes may read fine at the next launch.
   public func load() throws(SessionStoreError) {
-    // TODO: decode the file; a missing file is empty, a corrupt one moves aside to `.corrupt`.
+    // TODO: read through `files` and decode; a missing file is empty, an unreadable one throws,
+    // a corrupt one moves aside to `.corrupt`.
     throw .writeFailed(reason: NotImplemented("SessionStore.load").description)
   }
 

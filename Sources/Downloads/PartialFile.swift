@@ -80,7 +80,9 @@ public nonisolated struct PartialFile: Sendable, Hashable, Codable {
     destination
   }
 
-  /// Removes the temporary file, if it is still there. Never touches the destination.
+  /// Removes the temporary file, if it is still there. Never touches the destination, nor a folder
+  /// found at the temporary file's path (resume data from an earlier launch may name a path that
+  /// is now a folder): a file is all `discard` removes, never the folder and what it holds.
   public func discard() {
     // TODO: remove the temporary file, never the destination (this empty body removes nothing).
   }

@@ -29,9 +29,14 @@ public nonisolated enum StreamToDisk {
   /// longer than the server announced, which is no more the file than a short one. The check
   /// runs when the body ends, so an over-long body is read and written to its end first, and
   /// `received` is everything on disk: 120 for 100 announced and 120 sent.
+  ///
+  /// Each chunk is written through `files` (the real disk unless a test passes one that fails). A
+  /// write that fails, as on a full disk (`ENOSPC`), ends the call with the write's own error,
+  /// unchanged: it is no truncated body (the server sent the bytes; the disk did not take them),
+  /// progress never counts a byte of the failed chunk, and no further chunk is pulled.
   public static func write(
     _ body: TransferBody, to handle: FileHandle, startingAt offset: Int64, expectedTotal: Int64?,
-    progress: (Int64) -> Void
+    files: any FileSystem = RealFileSystem(), progress: (Int64) -> Void
   ) async throws -> Int64 {
     // TODO: write each chunk at the next offset, report progress, check the total at the end.
     throw NotImplemented("StreamToDisk.write")

@@ -302,4 +302,90 @@ struct Exercise6_SessionStoreTests {
       #expect(await relaunched.snapshot().preferences.count == 50, "50 concurrent preference writes should all be saved")
     }
   }
+
+  @Test func aFullDiskKeepsThePreviousSessionWhole() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let disk = FaultyDisk()
+      let store = SessionStore(fileURL: file, files: disk)
+      try await store.login(userID: "u", accessToken: "a1", refreshToken: "r1")
+      let saved = await store.snapshot()
+      disk.freeBytes = 20  // room for part of the next file, not all of it
+      await #expect(throws: SessionStoreError.self, "a write onto a full disk (ENOSPC) should throw .writeFailed") {
+        try await store.updateTokens(accessToken: "a2", refreshToken: "r2")
+      }
+      #expect(await store.snapshot() == saved, "the write failed, so memory keeps the session that is on disk")
+      disk.freeBytes = nil
+      let relaunched = SessionStore(fileURL: file)
+      do {
+        try await relaunched.load()
+      } catch {
+        Issue.record(
+          "the disk filled up during a save, and the next launch found \(error): a save must replace the file in one step, so a full disk leaves the previous file whole"
+        )
+      }
+      #expect(await relaunched.snapshot() == saved, "the session saved before the disk filled up should still load")
+    }
+  }
+
+  @Test func anUnreadableFileIsAnErrorAndStaysWhereItIs() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      try await SessionStore(fileURL: file).login(userID: "u", accessToken: "a", refreshToken: "r")
+      let bytes = try Data(contentsOf: file)
+      let disk = FaultyDisk()
+      disk.makeUnreadable(file)  // EIO on every read, as a failing flash block gives
+      let store = SessionStore(fileURL: file, files: disk)
+      do {
+        try await store.load()
+        Issue.record("a session file that cannot be read is not 'nobody signed in': load() should throw .unreadableFile")
+      } catch SessionStoreError.unreadableFile {
+        // Expected.
+      } catch {
+        Issue.record("a file that is there but cannot be read should throw .unreadableFile, not \(error)")
+      }
+      #expect(await store.snapshot() == .empty, "nothing could be read, so the store starts signed out")
+      #expect(
+        (try? Data(contentsOf: file)) == bytes,
+        "the unreadable file must stay where it is, untouched: it may read fine at the next launch")
+      #expect(directory.contents() == ["session.json"], "nothing is moved aside: the bytes were never read, so they are not known to be corrupt")
+    }
+  }
+
+  @Test func aFileWhereTheFolderShouldBeIsNoSession() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let folder = directory.file("state")
+      try Data("not a folder".utf8).write(to: folder)
+      let store = SessionStore(fileURL: folder.appendingPathComponent("session.json"))
+      do {
+        try await store.load()
+      } catch {
+        Issue.record(
+          "a file where the session's folder should be means nothing was ever saved there: load() should leave the session empty without an error, not throw \(error)"
+        )
+      }
+      #expect(await store.snapshot() == .empty)
+      await #expect(throws: SessionStoreError.self, "no file can be written under a file: login should throw .writeFailed") {
+        try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+      }
+      #expect(await store.snapshot() == .empty, "the login could not be saved, so nobody is signed in")
+      #expect(try Data(contentsOf: folder) == Data("not a folder".utf8), "the file in the folder's place is not the store's to touch")
+    }
+  }
+
+  @Test func aRemovedFolderIsNoSession() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let folder = directory.file("state")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let store = SessionStore(fileURL: folder.appendingPathComponent("session.json"))
+      try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+      try FileManager.default.removeItem(at: folder)  // the user or a reset cleared it
+      do {
+        try await store.load()
+      } catch {
+        Issue.record("the session's folder was removed, so nothing is saved: load() should sign out without an error, not throw \(error)")
+      }
+      #expect(await store.snapshot() == .empty, "no folder, no file, no session: load() empties memory too")
+    }
+  }
 }

@@ -206,6 +206,37 @@ struct Exercise4_StreamToDiskTests {
     }
   }
 
+  @Test("a full disk ends the write with the disk's own error, not as a short body")
+  func aFullDiskEndsTheWriteWithItsOwnError() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let (_, handle) = try Self.file("full.bin", in: directory, holding: 0)
+      defer { try? handle.close() }
+      let disk = FaultyDisk()
+      disk.freeBytes = 1_500  // the first chunk fits, the second only in part
+      let pulls = Counter()
+      let chunks = Chunks([1, 2, 3].map { Data(repeating: $0, count: 1_000) })
+      let body = TransferBody {
+        pulls.increment()
+        return chunks.next()
+      }
+      var reported: [Int64] = []
+      do {
+        let total = try await StreamToDisk.write(body, to: handle, startingAt: 0, expectedTotal: 3_000, files: disk) {
+          reported.append($0)
+        }
+        Issue.record("the disk took 1,500 of 3,000 bytes, yet the write returned \(total): a failed write must throw")
+      } catch let error as POSIXError where error.code == .ENOSPC {
+        // Expected: the disk's own error, so the app can ask the user to free space.
+      } catch {
+        Issue.record(
+          "a full disk should end the write with the disk's error (ENOSPC), unchanged; got \(error). The server sent every byte: this is not a short body, and retrying will not help"
+        )
+      }
+      #expect(reported == [1_000], "only the first chunk was written whole: progress counts no byte of the failed one; got \(reported)")
+      #expect(pulls.value == 2, "the write failed on the second chunk: no further chunk is pulled; pulled \(pulls.value)")
+    }
+  }
+
   @Test func anEmptyFileDownloads() async throws {
     try await withTemporaryDirectory("downloads") { directory in
       let url = fileURL("empty.bin", size: 0)

@@ -184,4 +184,103 @@ struct Exercise5_PartialFileTests {
     }
     #expect(!FileManager.default.fileExists(atPath: elsewhere.path), "nothing appears at the destination")
   }
+
+  @Test("a full disk fails the download, keeps the old file and leaves no partial file")
+  func aFullDiskKeepsTheOldFileAndLeavesNothing() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let destination = directory.file("movie.mp4")
+      try Data("the old movie".utf8).write(to: destination)
+      let url = fileURL("movie.mp4", size: 50_000)
+      let transport = ScriptedTransport(chunkSize: 4096)
+      transport.serve(url, .init(size: 50_000))
+      let disk = FaultyDisk()
+      disk.freeBytes = 10_000
+      do {
+        _ = try await Downloader(transport: transport, files: disk).download(url, to: destination)
+        Issue.record("the disk took 10,000 of 50,000 bytes: the download must fail, not complete")
+      } catch let error as POSIXError where error.code == .ENOSPC {
+        // Expected.
+      } catch {
+        Issue.record("a full disk should fail the download with the disk's error (ENOSPC), got \(error)")
+      }
+      #expect(
+        try Data(contentsOf: destination) == Data("the old movie".utf8),
+        "the file saved before is replaced only by a whole new one: it must survive a full disk")
+      #expect(
+        directory.contents() == ["movie.mp4"],
+        "a failed download leaves no partial file: nobody holds resume data for it, and it takes the space the disk lacks; found \(directory.contents())"
+      )
+    }
+  }
+
+  @Test("a folder removed during the download fails it, and is not made again")
+  func aFolderRemovedMidDownloadFails() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let folder = directory.file("inbox")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let hold = Hold(at: .chunk(2))
+      let transport = hold.transport(chunkSize: 4096)
+      let url = fileURL("report.pdf", size: 20_000)
+      transport.serve(url, .init(size: 20_000))
+      let handle = Downloader(transport: transport).start(url, to: folder.appendingPathComponent("report.pdf"))
+      try await hold.waitUntilHeld(handle)
+      try FileManager.default.removeItem(at: folder)  // the user deleted it while the download ran
+      await hold.release()
+      do {
+        let result = try await handle.result()
+        Issue.record("the folder was removed under the download, yet it reported \(result.lastPathComponent) as saved")
+      } catch {
+        // Expected: the temporary file went with its folder, so there is nothing to commit.
+      }
+      #expect(
+        !FileManager.default.fileExists(atPath: folder.path),
+        "where files go is the caller's decision: a folder the user removed is not made again")
+    }
+  }
+
+  @Test("a file where the destination's folder should be fails the download before its request")
+  func aFileWhereTheFolderShouldBeFailsFirst() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let notAFolder = directory.file("music")
+      try Data("a note".utf8).write(to: notAFolder)
+      let url = fileURL("song.mp3", size: 10_000)
+      let transport = ScriptedTransport(chunkSize: 4096)
+      transport.serve(url, .init(size: 10_000))
+      await #expect(throws: (any Error).self, "no file can be made under a file: the download must fail") {
+        try await Downloader(transport: transport).download(url, to: notAFolder.appendingPathComponent("song.mp3"))
+      }
+      #expect(
+        transport.requests.isEmpty,
+        "the temporary file could not be made, so the download fails before it asks the server for a byte; sent \(transport.requests.count)"
+      )
+      #expect(try Data(contentsOf: notAFolder) == Data("a note".utf8), "the file in the folder's place is untouched")
+    }
+  }
+
+  @Test("a folder where the partial file should be is kept when the resume fails")
+  func aFolderInThePartialFilesPlaceIsKept() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let destination = directory.file("album.zip")
+      let squatter = directory.file(".album.zip.partial")
+      try FileManager.default.createDirectory(at: squatter, withIntermediateDirectories: true)
+      let photo = squatter.appendingPathComponent("photo.jpg")
+      try Data("keep me".utf8).write(to: photo)
+      let url = fileURL("album.zip", size: 10_000)
+      let transport = ScriptedTransport(chunkSize: 4096)
+      transport.serve(url, .init(size: 10_000, etag: "\"v1\""))
+      let stale = ResumeData(
+        url: url, partial: PartialFile(url: squatter, destination: destination), bytesOnDisk: 4_096,
+        validator: "\"v1\"", acceptsRanges: true)
+      do {
+        _ = try await Downloader(transport: transport).resume(stale).result()
+        Issue.record("a folder cannot be written as a file: the resume must fail")
+      } catch {
+        // Expected: the partial file cannot be opened.
+      }
+      #expect(
+        (try? Data(contentsOf: photo)) == Data("keep me".utf8),
+        "discard removes a temporary file, never a folder found in its place with everything in it")
+      #expect(!FileManager.default.fileExists(atPath: destination.path), "nothing was downloaded")
+    }
+  }
 }

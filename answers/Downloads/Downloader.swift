@@ -5,6 +5,7 @@
 // it. A pause stops the transfer but keeps the partial file and returns `ResumeData`.
 import Foundation
 import Synchronization
+import Workbook
 
 /// What a download reports: strictly increasing byte counts, then exactly one ending.
 public nonisolated enum DownloadEvent: Sendable, Equatable {
@@ -21,10 +22,15 @@ public nonisolated struct Downloader: Sendable {
   public let transport: any Transport
   /// What happens when the destination already exists.
   public var existingFile: ExistingFilePolicy
+  /// The disk the body is written through: the real one unless a test passes one that fails.
+  public var files: any FileSystem
 
-  public init(transport: any Transport, existingFile: ExistingFilePolicy = .replace) {
+  public init(
+    transport: any Transport, existingFile: ExistingFilePolicy = .replace, files: any FileSystem = RealFileSystem()
+  ) {
     self.transport = transport
     self.existingFile = existingFile
+    self.files = files
   }
 
   /// Starts downloading `url` to `destination` and returns at once.
@@ -38,10 +44,11 @@ public nonisolated struct Downloader: Sendable {
   public func start(_ url: URL, to destination: URL) -> DownloadHandle {
     let transport = transport
     let policy = existingFile
+    let files = files
     return DownloadHandle { events, pause in
       try await Self.run(
-        transport: transport, policy: policy, url: url, destination: destination, resume: nil, events: events,
-        pause: pause)
+        transport: transport, policy: policy, files: files, url: url, destination: destination, resume: nil,
+        events: events, pause: pause)
     }
   }
 
@@ -54,13 +61,14 @@ public nonisolated struct Downloader: Sendable {
   public func resume(_ data: ResumeData) -> DownloadHandle {
     let transport = transport
     let policy = existingFile
+    let files = files
     return DownloadHandle { events, pause in
       var data = data
       // After a crash the file may hold less than was recorded: trust only what is there.
       data.bytesOnDisk = min(max(0, data.bytesOnDisk), data.partial.size)
       return try await Self.run(
-        transport: transport, policy: policy, url: data.url, destination: data.partial.destination, resume: data,
-        events: events, pause: pause)
+        transport: transport, policy: policy, files: files, url: data.url, destination: data.partial.destination,
+        resume: data, events: events, pause: pause)
     }
   }
 
@@ -76,7 +84,8 @@ public nonisolated struct Downloader: Sendable {
   }
 
   static func run(
-    transport: any Transport, policy: ExistingFilePolicy, url: URL, destination: URL, resume: ResumeData?,
+    transport: any Transport, policy: ExistingFilePolicy, files: any FileSystem, url: URL, destination: URL,
+    resume: ResumeData?,
     events: AsyncThrowingStream<DownloadEvent, any Error>.Continuation, pause: PauseSignal
   ) async throws -> DownloadHandle.Outcome {
     let partial: PartialFile
@@ -121,7 +130,9 @@ public nonisolated struct Downloader: Sendable {
       let total = response.totalLength
       events.yield(.progress(bytes: offset, total: total))
       let rest = finished ? TransferBody { nil } : body
-      onDisk = try await StreamToDisk.write(rest, to: handle, startingAt: offset, expectedTotal: total) { bytes in
+      onDisk = try await StreamToDisk.write(
+        rest, to: handle, startingAt: offset, expectedTotal: total, files: files
+      ) { bytes in
         onDisk = bytes
         events.yield(.progress(bytes: bytes, total: total))
       }

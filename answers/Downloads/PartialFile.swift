@@ -96,8 +96,12 @@ public nonisolated struct PartialFile: Sendable, Hashable, Codable {
     }
   }
 
-  /// Removes the temporary file, if it is still there. Never touches the destination.
+  /// Removes the temporary file, if it is still there. Never touches the destination, nor a folder
+  /// found at the temporary file's path (resume data from an earlier launch may name a path that
+  /// is now a folder): a file is all `discard` removes, never the folder and what it holds.
   public func discard() {
-    try? FileManager.default.removeItem(at: url)
+    // unlink(2) removes a file and refuses a folder (EISDIR, or EPERM on Darwin), where
+    // `FileManager.removeItem` would take the folder and everything in it.
+    _ = unlink(url.path)
   }
 }
