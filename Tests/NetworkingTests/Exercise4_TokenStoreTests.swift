@@ -12,6 +12,20 @@ import WorkbookTesting
 @Suite("Exercise 4 — Single-flight token refresh", .timeLimit(.minutes(1)))
 struct Exercise4_TokenStoreTests {
   static let farFuture = Date(timeIntervalSince1970: 4_000_000_000)
+
+  /// The refresh call a store makes against the practice server: a POST of the refresh token to
+  /// `/v1/auth/refresh`, the answer checked and decoded as the grant.
+  static func refresh(at server: PracticeServer, through session: URLSession) -> TokenStore.Refresh {
+    let refreshURL = server.baseURL.appendingPathComponent("v1/auth/refresh")
+    return { refreshToken in
+      var request = URLRequest(url: refreshURL)
+      request.httpMethod = "POST"
+      request.httpBody = try JSONCoding.encoder().encode(["refresh_token": refreshToken])
+      let (response, data) = try await fetch(session, request)
+      try NetworkError.check(response, body: data)
+      return try NetworkError.decode(TokenGrant.self, from: data, using: JSONCoding.decoder())
+    }
+  }
   let old = AuthToken(accessToken: "old", refreshToken: "r0", expiresAt: farFuture)
 
   static func token(_ number: Int) -> AuthToken {
@@ -146,16 +160,9 @@ struct Exercise4_TokenStoreTests {
     try await withServer { server in
       let session = URLSession(configuration: .ephemeral)
       defer { session.finishTasksAndInvalidate() }
-      let refreshURL = server.baseURL.appendingPathComponent("v1/auth/refresh")
-      let store = TokenStore(token: AuthToken(accessToken: "a-dead", refreshToken: "rt-never-issued", expiresAt: Self.farFuture)) {
-        refreshToken in
-        var request = URLRequest(url: refreshURL)
-        request.httpMethod = "POST"
-        request.httpBody = try JSONCoding.encoder().encode(["refresh_token": refreshToken])
-        let (response, data) = try await fetch(session, request)
-        try NetworkError.check(response, body: data)
-        return try NetworkError.decode(TokenGrant.self, from: data, using: JSONCoding.decoder())
-      }
+      let store = TokenStore(
+        token: AuthToken(accessToken: "a-dead", refreshToken: "rt-never-issued", expiresAt: Self.farFuture),
+        refresh: Self.refresh(at: server, through: session))
       let error = await failure(of: Task { try await store.refreshedAccessToken(after: "a-dead") })
       #expect(error == .unauthorized, "the server answers an unknown refresh token 400 invalid_grant: that ends the session, got \(String(describing: error))")
       #expect(await store.current == nil, "after invalid_grant the store should be signed out")
@@ -264,17 +271,10 @@ struct Exercise4_TokenStoreTests {
       defer { session.finishTasksAndInvalidate() }
       let issued = server.issueTokens()
       server.chaos.expireTokens()
-      let refreshURL = server.baseURL.appendingPathComponent("v1/auth/refresh")
-      let store = TokenStore(token: AuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Self.farFuture)) {
-        refreshToken in
-        // The refresh goes straight to the server: it is never intercepted by the 401 handling.
-        var request = URLRequest(url: refreshURL)
-        request.httpMethod = "POST"
-        request.httpBody = try JSONCoding.encoder().encode(["refresh_token": refreshToken])
-        let (response, data) = try await fetch(session, request)
-        try NetworkError.check(response, body: data)
-        return try NetworkError.decode(TokenGrant.self, from: data, using: JSONCoding.decoder())
-      }
+      // The refresh goes straight to the server: it is never intercepted by the 401 handling.
+      let store = TokenStore(
+        token: AuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: Self.farFuture),
+        refresh: Self.refresh(at: server, through: session))
       let meURL = server.baseURL.appendingPathComponent("v1/users/me")
       // Every request runs to its end: a group that threw at the first failure would cancel the
       // others mid-flight, and on Linux a cancelled URLSession task can stall the session.
@@ -327,7 +327,6 @@ struct Exercise4_TokenStoreTests {
       let session = URLSession(configuration: .ephemeral)
       defer { session.finishTasksAndInvalidate() }
       let issued = server.issueTokens()
-      let refreshURL = server.baseURL.appendingPathComponent("v1/auth/refresh")
       let device = ManualClock()
       let deviceStart = Date().addingTimeInterval(skew)  // the phone's clock, an hour off the server's
       let deviceNow: @Sendable () -> Date = {
@@ -336,14 +335,7 @@ struct Exercise4_TokenStoreTests {
       }
       // The stored token has run out on the device's clock, so the first use refreshes it.
       let stored = AuthToken(accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: deviceStart)
-      let store = TokenStore(token: stored, refreshMargin: 60, now: deviceNow) { refreshToken in
-        var request = URLRequest(url: refreshURL)
-        request.httpMethod = "POST"
-        request.httpBody = try JSONCoding.encoder().encode(["refresh_token": refreshToken])
-        let (response, data) = try await fetch(session, request)
-        try NetworkError.check(response, body: data)
-        return try NetworkError.decode(TokenGrant.self, from: data, using: JSONCoding.decoder())
-      }
+      let store = TokenStore(token: stored, refreshMargin: 60, now: deviceNow, refresh: Self.refresh(at: server, through: session))
       let first = try await store.validAccessToken()
       let expiresAt = await store.current?.expiresAt
       #expect(
