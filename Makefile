@@ -12,18 +12,19 @@ SWIFT ?= swift
 # as in the learner's Xcode. The tool's builds (grading, mutants, variants) use the same engine.
 BUILD_SYSTEM ?=
 export WORKBOOK_BUILD_SYSTEM := $(BUILD_SYSTEM)
+ENGINE := $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
 # Tools/swiftpm.sh runs a build once more when the build engine itself crashed (see there).
 SWIFTPM := Tools/swiftpm.sh
-SWIFT_BUILD := $(SWIFTPM) $(SWIFT) build $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
-SWIFT_TEST := $(SWIFTPM) $(SWIFT) test $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
-SWIFT_RUN := $(SWIFT) run $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM))
+SWIFT_BUILD := $(SWIFTPM) $(SWIFT) build $(ENGINE)
+SWIFT_TEST := $(SWIFTPM) $(SWIFT) test $(ENGINE)
+SWIFT_RUN := $(SWIFT) run $(ENGINE)
 # Where a build puts its products: $(call bin-path,SCRATCH[,MORE ARGUMENTS]), asked of SwiftPM in
 # the recipe that needs it. The engines lay a scratch folder out differently (`debug/` for one,
 # `out/Products/Debug-linux/` for the other), so no product path is written here.
-bin-path = $$($(SWIFT) build $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM)) --scratch-path $(1) $(2) --show-bin-path)
+bin-path = $$($(SWIFT) build $(ENGINE) --scratch-path $(1) $(2) --show-bin-path)
 TOOL_SCRATCH := .build/tools
 # The tool's path is needed to decide whether to rebuild it, so it is asked once, as make starts.
-TOOL_BIN := $(shell $(SWIFT) build $(if $(BUILD_SYSTEM),--build-system $(BUILD_SYSTEM)) --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) --show-bin-path 2>/dev/null)
+TOOL_BIN := $(shell $(SWIFT) build $(ENGINE) --package-path Tools/workbook --scratch-path $(TOOL_SCRATCH) --show-bin-path 2>/dev/null)
 WORKBOOK := $(if $(TOOL_BIN),$(TOOL_BIN)/workbook,$(TOOL_SCRATCH)/no-bin-path/workbook)
 export WORKBOOK_TOOL := $(WORKBOOK)
 TOOL_SOURCES := Tools/workbook/Package.swift $(shell find Tools/workbook/Sources -name '*.swift')
