@@ -73,12 +73,15 @@ public struct GrowthCheck: Sendable {
   }
 
   /// Measures the baseline, then each size in order, and stops at the first that grew or that
-  /// did other work than the baseline. The workload's tasks and actors run on an executor that
-  /// `settle()` does not count (`Quiescence.uncounted`): seconds of timing would otherwise keep
-  /// every test running beside this one from settling.
+  /// did other work than the baseline. The workload's tasks and actors run on a thread of the
+  /// check's own (`DedicatedThreadExecutor`), so a timed hop to an actor never waits behind the
+  /// jobs of the tests running beside it; and `settle()` does not count those jobs: seconds of
+  /// timing would otherwise keep every other test from settling.
   public func run(_ prepare: (Int) async -> Workload) async -> GrowthVerdict {
     Quiescence.install()
-    return await withTaskExecutorPreference(Quiescence.uncounted) { await checkGrowth(prepare) }
+    let executor = DedicatedThreadExecutor(name: "growth check")
+    defer { executor.finish() }
+    return await withTaskExecutorPreference(executor) { await checkGrowth(prepare) }
   }
 
   private func checkGrowth(_ prepare: (Int) async -> Workload) async -> GrowthVerdict {

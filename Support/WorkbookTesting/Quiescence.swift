@@ -169,18 +169,6 @@ public enum Quiescence {
   }
   private static let counting = CountingExecutor()
 
-  /// Runs jobs without counting them. Work that a test times for seconds on purpose
-  /// (`GrowthCheck`) runs here, so that it does not hold every other test's `settle()` until it
-  /// ends: the count is the whole process's, and a busy machine stretches those seconds.
-  final class UncountedExecutor: TaskExecutor {
-    func enqueue(_ job: consuming ExecutorJob) { enqueue(UnownedJob(job)) }
-
-    func enqueue(_ job: UnownedJob) {
-      DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-  }
-  static let uncounted = UncountedExecutor()
-
   fileprivate static func jobQueued() { counts.jobQueued() }
 
   fileprivate static func jobEnded() { counts.jobEnded() }
