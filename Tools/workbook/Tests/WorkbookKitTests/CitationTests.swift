@@ -165,9 +165,39 @@ struct CitationTests {
           + "have; cite the number of a file there (`NN-name.mutant`)"))
   }
 
+  @Test("a test cited with a mutant its recorded run was not failed by fails the check, naming the killers")
+  func recordedKillers() throws {
+    let workbook = try ScratchWorkbook()
+    try workbook.write(
+      "Chapters/07-counters/mutants/killers.tsv", "chapter\tmutant\tname\tkillers\n7\t1\t01-counts-twice\tstartsAtZero\n")
+    #expect(
+      citationProblems(workbook) == [
+        "Chapters/07-counters/interview.md:8: `countsOne` is cited with mutant 1, but the recorded run of 01-counts-twice "
+          + "in Chapters/07-counters/mutants/killers.tsv was failed by `startsAtZero`, not by it; cite a test that kills "
+          + "it, or run `make mutants CHAPTER=7 MUTANTS=1` if the test changed"
+      ])
+    try workbook.write("Chapters/07-counters/mutants/killers.tsv", "chapter\tmutant\tname\tkillers\n7\t1\t01-counts-twice\t\n")
+    #expect(citationProblems(workbook).first?.contains("was failed by no test, not by it") == true)
+  }
+
+  @Test("a cited mutant with no recorded run fails the check and says how to record one")
+  func unrecordedMutant() throws {
+    let workbook = try ScratchWorkbook()
+    try workbook.remove("Chapters/07-counters/mutants/killers.tsv")
+    #expect(
+      citationProblems(workbook) == [
+        "Chapters/07-counters/interview.md:8: `countsOne` cites mutant 1, which has no recorded run in "
+          + "Chapters/07-counters/mutants/killers.tsv; run `make mutants CHAPTER=7 MUTANTS=1`, which records the tests "
+          + "that kill it"
+      ])
+  }
+
   @Test("a model answer with no ending, with two, with one that is not last, and with no mutant")
   func endings() throws {
     let workbook = try ScratchWorkbook()
+    // Both tests this test cites with mutant 01 kill it, so only the endings are at fault.
+    try workbook.write(
+      "Chapters/07-counters/mutants/killers.tsv", "chapter\tmutant\tname\tkillers\n7\t1\t01-counts-twice\tcountsOne startsAtZero\n")
     try workbook.edit("Chapters/07-counters/interview.md", replacing: "Checked by: `countsOne` (mutant 01)", with: "")
     var problems = citationProblems(workbook)
     #expect(problems.count == 1)

@@ -4,7 +4,7 @@ import Testing
 @testable import WorkbookKit
 
 /// `make mutants` checks each `Checked by:` line that cites a mutant against the tests that really
-/// killed it, and keeps every mutant's killers in `.build/mutants/killers.tsv`.
+/// killed it, and records every mutant's killers in its chapter's `mutants/killers.tsv`.
 @Suite("mutants verify the citations")
 struct MutantCitationTests {
   static let interview = """
@@ -72,30 +72,29 @@ struct MutantCitationTests {
     #expect(MutantCitations.killers(of: result([ExerciseResult(number: 1, title: "A counter")], crash: crash)) == ["startsAtZero"])
   }
 
-  @Test("a line that pairs a mutant only with tests that did not kill it fails, naming the line, the tests and the killers")
+  @Test("a test paired with a mutant it did not kill fails, naming the line, the test and the killers")
   func wrongTest() {
     let problems = MutantCitations.problems(
-      citing: 1, name: "01-counts-twice", killers: ["modelBased", "startsAtZero"], interview: Self.interview,
-      interviewPath: "Chapters/07-counters/interview.md")
+      citing: 1, name: "01-counts-twice", killers: ["modelBased", "countsMany"], interview: Self.interview,
+      interviewPath: "Chapters/07-counters/interview.md", record: "Chapters/07-counters/mutants/killers.tsv")
     #expect(
       problems == [
-        "Chapters/07-counters/interview.md:8: mutant 1 (01-counts-twice) is cited with `countsOne`, `countsMany`, but "
-          + "it was killed by `modelBased`, `startsAtZero`; cite it with a test that kills it (see .build/mutants/killers.tsv)"
+        "Chapters/07-counters/interview.md:8: mutant 1 (01-counts-twice) is cited with `countsOne`, but it was killed by "
+          + "`modelBased`, `countsMany`; cite it with a test that kills it (see Chapters/07-counters/mutants/killers.tsv)"
       ])
   }
 
-  @Test("one of the paired tests among the killers is enough; a test not paired with the mutant does not count")
-  func rightTest() {
+  @Test("every test paired with the mutant must kill it; a test not paired with it is not asked")
+  func everyPairedTest() {
     #expect(
       MutantCitations.problems(
-        citing: 1, name: "01-counts-twice", killers: ["countsMany"], interview: Self.interview, interviewPath: "i.md")
-        == [])
-    // `countsTwo` is on the line but cites no mutant: it does not back mutant 1.
-    #expect(
-      MutantCitations.problems(
-        citing: 1, name: "01-counts-twice", killers: ["countsTwo"], interview: Self.interview, interviewPath: "i.md"
-      )
-      .count == 1)
+        citing: 1, name: "01-counts-twice", killers: ["countsOne", "countsMany"], interview: Self.interview,
+        interviewPath: "i.md") == [])
+    // `countsTwo` is on the line but cites no mutant: it is not asked to kill mutant 1.
+    let one = MutantCitations.problems(
+      citing: 1, name: "01-counts-twice", killers: ["countsMany"], interview: Self.interview, interviewPath: "i.md")
+    #expect(one.count == 1)
+    #expect(one.first?.hasPrefix("i.md:8: mutant 1 (01-counts-twice) is cited with `countsOne`") == true)
     // Mutant 4 is cited on two lines; each is checked on its own.
     let four = MutantCitations.problems(
       citing: 4, name: "04-x", killers: ["countsMany"], interview: Self.interview, interviewPath: "i.md")
@@ -105,7 +104,7 @@ struct MutantCitationTests {
     #expect(MutantCitations.problems(citing: 9, name: "09-y", killers: [], interview: Self.interview, interviewPath: "i.md") == [])
   }
 
-  @Test("a cited mutant that survived fails its citation too")
+  @Test("a cited mutant that survived fails each of its citations")
   func survivor() {
     let problems = MutantCitations.problems(
       citing: 4, name: "04-x", killers: [], interview: Self.interview, interviewPath: "i.md")
@@ -113,17 +112,25 @@ struct MutantCitationTests {
     #expect(problems.allSatisfy { $0.contains("but no test killed it") })
   }
 
-  @Test("killers.tsv keeps the rows of mutants not run this time and replaces those run")
+  @Test("killers.tsv keeps the rows of mutants not run this time, replaces those run, and drops those whose file is gone")
   func killersFile() throws {
-    let workbook = try ScratchWorkbook(chapter7: false)
+    let workbook = try ScratchWorkbook()
+    let chapter = try #require(try Catalog.load(root: workbook.root).chapters.first)
+    try workbook.write("Chapters/07-counters/mutants/02-b.mutant", "")
     MutantCitations.record(
       [
         MutantKillers(chapter: 7, number: 2, name: "02-b", killers: ["x"]),
-        MutantKillers(chapter: 7, number: 1, name: "01-a", killers: ["y", "z"]),
-      ], root: workbook.root)
-    MutantCitations.record([MutantKillers(chapter: 7, number: 2, name: "02-b", killers: [])], root: workbook.root)
+        MutantKillers(chapter: 7, number: 1, name: "01-counts-twice", killers: ["y", "z"]),
+      ], in: [chapter], root: workbook.root)
+    MutantCitations.record([MutantKillers(chapter: 7, number: 2, name: "02-b", killers: [])], in: [chapter], root: workbook.root)
     #expect(
-      try workbook.read(".build/mutants/killers.tsv")
-        == "chapter\tmutant\tname\tkillers\n7\t1\t01-a\ty z\n7\t2\t02-b\t\n")
+      try workbook.read("Chapters/07-counters/mutants/killers.tsv")
+        == "chapter\tmutant\tname\tkillers\n7\t1\t01-counts-twice\ty z\n7\t2\t02-b\t\n")
+    try workbook.remove("Chapters/07-counters/mutants/02-b.mutant")
+    MutantCitations.record(
+      [MutantKillers(chapter: 7, number: 1, name: "01-counts-twice", killers: ["countsOne"])], in: [chapter], root: workbook.root)
+    #expect(
+      try workbook.read("Chapters/07-counters/mutants/killers.tsv")
+        == "chapter\tmutant\tname\tkillers\n7\t1\t01-counts-twice\tcountsOne\n")
   }
 }

@@ -138,6 +138,8 @@ final class ScratchWorkbook {
       >>>>>>> mutant
       """
     ),
+    // What `make mutants` recorded: the test the interview cites with mutant 01 kills it.
+    ("Chapters/07-counters/mutants/killers.tsv", "chapter\tmutant\tname\tkillers\n7\t1\t01-counts-twice\tcountsOne\n"),
     (
       "Sources/Counters/Counter.swift",
       """

@@ -73,6 +73,8 @@ extension Checker {
     }
     let tests = testFunctionNames(chapter)
     let mutants = Set(mutantFiles(chapter, root: root).compactMap(mutantNumber))
+    let record = MutantCitations.killersFile(chapter)
+    let recorded = MutantCitations.recorded(chapter, root: root)
     for question in questions {
       for stray in question.strayEndings {
         problem(
@@ -126,6 +128,27 @@ extension Checker {
                 item.line,
                 "`\(item.test)` cites mutant \(number), which \(chapter.mutantsPath) does not have; cite the number "
                   + "of a file there (`NN-name.mutant`)")
+            }
+          }
+          // The kill itself, as `make mutants` last recorded it: a test that does not fail on the
+          // mutant it is cited with does not exercise the sentence that mutant breaks.
+          for item in items {
+            for number in item.mutants where mutants.contains(number) && tests.contains(item.test) {
+              let rerun = "make mutants CHAPTER=\(chapter.number) MUTANTS=\(number)"
+              guard let run = recorded?[number] else {
+                problem(
+                  item.line,
+                  "`\(item.test)` cites mutant \(number), which has no recorded run in \(record); run `\(rerun)`, "
+                    + "which records the tests that kill it")
+                continue
+              }
+              guard !run.killers.contains(item.test) else { continue }
+              let killers =
+                run.killers.isEmpty ? "no test" : run.killers.map { "`\($0)`" }.joined(separator: ", ")
+              problem(
+                item.line,
+                "`\(item.test)` is cited with mutant \(number), but the recorded run of \(run.name) in \(record) was "
+                  + "failed by \(killers), not by it; cite a test that kills it, or run `\(rerun)` if the test changed")
             }
           }
           // A test stands in the line for a sentence it exercises: the mutant that breaks that

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The tests that killed one mutant in `make mutants`, as `.build/mutants/killers.tsv` keeps them.
+/// The tests that killed one mutant in `make mutants`, as its chapter's `mutants/killers.tsv` keeps them.
 struct MutantKillers: Equatable {
   let chapter: Int
   let number: Int
@@ -28,9 +28,19 @@ struct MutantKillers: Equatable {
 }
 
 /// What `make mutants` checks beyond "some test failed": that each `Checked by:` line of the
-/// chapter's interview that cites a mutant pairs it with a test that really kills it.
+/// chapter's interview that cites a mutant pairs it only with tests that really kill it. The
+/// killers of every mutant are recorded in the chapter's `mutants/killers.tsv`, which is committed:
+/// `workbook check` reads it to refuse a citation no recorded run backs, without running anything.
 enum MutantCitations {
-  static let killersFile = ".build/mutants/killers.tsv"
+  /// The record of a chapter's mutant runs.
+  static func killersFile(_ chapter: Chapter) -> String { "\(chapter.mutantsPath)/killers.tsv" }
+
+  /// The recorded killers of `chapter`'s mutants by number; nil when the chapter has no record.
+  static func recorded(_ chapter: Chapter, root: String = ".") -> [Int: MutantKillers]? {
+    guard let text = TextFile.read(path(killersFile(chapter), in: root)) else { return nil }
+    let rows = text.components(separatedBy: "\n").compactMap(MutantKillers.init(row:))
+    return Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { _, last in last })
+  }
 
   /// Every test a mutant's run failed: all of them, not only the first. When the test process
   /// crashed, the test the crash is blamed on (`Grader.crashedTest`) counts and the tests it cut
@@ -53,32 +63,32 @@ enum MutantCitations {
   }
 
   /// What is wrong with the interview's citations of one mutant, given the tests that killed it:
-  /// each line that cites it must pair it with at least one of them.
+  /// every test a line pairs it with must be one of them.
   static func problems(
-    citing number: Int, name: String, killers: [String], interview: String, interviewPath: String
+    citing number: Int, name: String, killers: [String], interview: String, interviewPath: String,
+    record: String = "killers.tsv"
   ) -> [String] {
     var found: [String] = []
     for question in Citations.questions(in: interview) {
       for case .success(.checkedBy(let items, _)) in question.endings {
-        let paired = items.filter { $0.mutants.contains(number) }
-        guard !paired.isEmpty, !paired.contains(where: { killers.contains($0.test) }) else { continue }
-        let cited = paired.map { "`\($0.test)`" }.joined(separator: ", ")
-        let actual =
-          killers.isEmpty
-          ? "no test killed it (it survived, did not compile, or crashed with no test to blame)"
-          : "it was killed by " + killers.map { "`\($0)`" }.joined(separator: ", ")
-        found.append(
-          "\(interviewPath):\(paired[0].line): mutant \(number) (\(name)) is cited with \(cited), but \(actual); "
-            + "cite it with a test that kills it (see \(killersFile))")
+        for item in items where item.mutants.contains(number) && !killers.contains(item.test) {
+          let actual =
+            killers.isEmpty
+            ? "no test killed it (it survived, did not compile, or crashed with no test to blame)"
+            : "it was killed by " + killers.map { "`\($0)`" }.joined(separator: ", ")
+          found.append(
+            "\(interviewPath):\(item.line): mutant \(number) (\(name)) is cited with `\(item.test)`, but \(actual); "
+              + "cite it with a test that kills it (see \(record))")
+        }
       }
     }
     return found
   }
 
-  /// After a `make mutants` run: writes `killers.tsv`, prints every citation of a mutant run here
-  /// that no killer of it backs, and says whether there was none.
+  /// After a `make mutants` run: records the killers in each chapter's `killers.tsv`, prints every
+  /// citation of a mutant run here that its killers do not back, and says whether there was none.
   static func verify(_ runs: [MutantKillers], in chapters: [Chapter], root: String = ".") -> Bool {
-    record(runs, root: root)
+    record(runs, in: chapters, root: root)
     var found: [String] = []
     for run in runs {
       guard let chapter = chapters.first(where: { $0.number == run.chapter }),
@@ -86,7 +96,7 @@ enum MutantCitations {
       else { continue }
       found += problems(
         citing: run.number, name: run.name, killers: run.killers, interview: interview,
-        interviewPath: chapter.interviewPath)
+        interviewPath: chapter.interviewPath, record: killersFile(chapter))
     }
     guard !found.isEmpty else { return true }
     print(Style.red("\n\(found.count) citation\(found.count == 1 ? "" : "s") of a mutant not backed by the test cited with it:"))
@@ -94,18 +104,20 @@ enum MutantCitations {
     return false
   }
 
-  /// Writes the killers of the mutants just run into `killers.tsv`, keeping the rows of mutants not
-  /// run this time (`--only`, or another chapter), sorted by chapter and number.
-  static func record(_ runs: [MutantKillers], root: String = ".") {
-    let file = path(killersFile, in: root)
-    // The header row does not parse as a mutant's row and is written again below.
-    let old = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").components(separatedBy: "\n")
-      .compactMap(MutantKillers.init(row:))
-    let replaced = Set(runs.map { "\($0.chapter)/\($0.number)/\($0.name)" })
-    let rows = (old.filter { !replaced.contains("\($0.chapter)/\($0.number)/\($0.name)") } + runs)
-      .sorted { ($0.chapter, $0.number, $0.name) < ($1.chapter, $1.number, $1.name) }
-    try? FileManager.default.createDirectory(
-      atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try? ((["chapter\tmutant\tname\tkillers"] + rows.map(\.row)).joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+  /// Writes the killers of the mutants just run into their chapter's `killers.tsv`, keeping the
+  /// rows of mutants not run this time (`--only`) and dropping those whose file is gone, sorted
+  /// by number.
+  static func record(_ runs: [MutantKillers], in chapters: [Chapter], root: String = ".") {
+    for chapter in chapters {
+      let mine = runs.filter { $0.chapter == chapter.number }
+      guard !mine.isEmpty else { continue }
+      let present = Set(mutantFiles(chapter, root: root).map { ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".mutant", with: "") })
+      let replaced = Set(mine.map(\.number))
+      let kept = (recorded(chapter, root: root) ?? [:]).values.filter { !replaced.contains($0.number) && present.contains($0.name) }
+      let rows = (kept + mine).sorted { ($0.number, $0.name) < ($1.number, $1.name) }
+      let file = path(killersFile(chapter), in: root)
+      try? ((["chapter\tmutant\tname\tkillers"] + rows.map(\.row)).joined(separator: "\n") + "\n")
+        .write(toFile: file, atomically: true, encoding: .utf8)
+    }
   }
 }
