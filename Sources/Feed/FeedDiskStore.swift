@@ -4,6 +4,9 @@
 // Chapter 1's session store taught the rules, and they hold here too: a save replaces the file
 // in one step (write a temporary file, then rename), a missing file is an empty feed, and a
 // file that does not decode is moved aside, never a crash and never silently overwritten.
+// The disk fails too: a full one fails the save and keeps the previous one, a folder removed
+// while the app runs is made again, a file where the folder should be is left alone, and a file
+// that cannot be read is no feed and stays where it is.
 // Keep only the top of the feed (its first posts, in the feed's order), so the file stays small
 // however long the user scrolled.
 import Foundation
@@ -47,29 +50,40 @@ public nonisolated protocol FeedPersistence: Sendable {
 /// posts kept.
 ///
 /// The rules of the file:
-/// - `save` creates the file's directory when it is missing, and writes the snapshot as given
-///   (its `version` and `savedAt` too). Any failure throws `FeedError.storage`.
-/// - `load` returns nil for a missing file. A file that does not decode, or that decodes with a
-///   `version` other than `FeedSnapshot.currentVersion`, is moved to `<file>.corrupt` (replacing
-///   an earlier one there, so the copy kept is the latest) and loads as nil.
+/// - `save` creates the file's directory whenever it is missing (a first launch, or a folder
+///   removed while the app runs), and writes the snapshot as given (its `version` and `savedAt`
+///   too). Any failure throws `FeedError.storage`. A save that fails, as on a full disk
+///   (`ENOSPC`), leaves the previous save whole and loadable; a file standing where the directory
+///   should be fails the save and stays where it is.
+/// - `load` returns nil for a missing file (its folder removed, or a file in the folder's place,
+///   included). A file that does not decode, or that decodes with a `version` other than
+///   `FeedSnapshot.currentVersion`, is moved to `<file>.corrupt` (replacing an earlier one there,
+///   so the copy kept is the latest) and loads as nil. A file that is there but cannot be read
+///   (an I/O error such as `EIO`) loads as nil and stays where it is, not moved aside: its bytes
+///   were never read, so nothing says they are corrupt.
 /// - `erase` deletes the file and its `.corrupt` copy (both hold the user's posts); a missing
 ///   file is no error.
 public actor FeedDiskStore: FeedPersistence {
   public let fileURL: URL
   public let maximumPosts: Int
+  /// Every read and write of the file goes through `files`.
+  private let files: any FileSystem
 
-  public init(fileURL: URL, maximumPosts: Int = 200) {
+  /// A store for the feed at `fileURL`. `files` is the disk it reads and writes through: the real
+  /// one unless a test passes one that fails (full, or a file that cannot be read).
+  public init(fileURL: URL, maximumPosts: Int = 200, files: any FileSystem = RealFileSystem()) {
     self.fileURL = fileURL
     self.maximumPosts = max(1, maximumPosts)
+    self.files = files
   }
 
   public func load() -> FeedSnapshot? {
-    // TODO: decode the saved snapshot; a missing or unreadable file is nil (placeholder: nil).
+    // TODO: read through `files` and decode; a missing or unreadable file is nil (placeholder: nil).
     nil
   }
 
   public func save(_ snapshot: FeedSnapshot) throws(FeedError) {
-    // TODO: encode and write the snapshot atomically.
+    // TODO: encode and write the snapshot atomically through `files`.
     throw .storage(reason: NotImplemented("FeedDiskStore.save").description)
   }
 

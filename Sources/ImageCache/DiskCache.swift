@@ -7,7 +7,9 @@
 // open, trust nothing: a missing or corrupt index is rebuilt from the files, unknown files are
 // removed, and files deleted behind the cache's back are simply misses. The whole directory may
 // go too while the app runs (the user or the system clears caches): its entries are misses, and
-// the next write makes the directory again and starts an empty cache in it.
+// the next write makes the directory again and starts an empty cache in it. A full disk fails the
+// store and loses nothing stored before; a file standing where the directory should be is not the
+// cache's to remove; an entry that cannot be read is a miss that leaves the index.
 import Foundation
 import Workbook
 
@@ -25,6 +27,9 @@ public nonisolated enum DiskCacheError: Error, Equatable, Sendable {
   case entryTooLarge(size: Int)
   /// The file system refused a write or a rename (disk full, permissions).
   case writeFailed(String)
+  /// Something other than a directory (a file) stands at the cache's path. The cache opens
+  /// nothing and leaves it where it is: it is not the cache's to remove.
+  case notADirectory(URL)
 }
 
 /// A size-limited, expiring, crash-safe cache of `Data` on disk.
@@ -87,8 +92,11 @@ public actor DiskCache {
   /// Wall-clock seconds since 1970, moving with the injected clock: use it for every timestamp.
   private let wallTime: @Sendable () -> Double
   // TODO: add your state: the records by file name, the total size, and a use counter for recency.
-  /// Writes bytes to a path. Tests replace it to simulate a crash or a full disk half-way through.
-  private var writeFile: @Sendable (Data, URL) throws -> Void = { data, url in try data.write(to: url) }
+  /// Every read and write of a file goes through `files`.
+  private let files: any FileSystem
+  /// Writes bytes to a path, in place, through `files`. Tests replace it to simulate a crash
+  /// half-way through.
+  private var writeFile: @Sendable (Data, URL) throws -> Void
 
   /// True if the last open found no usable index (missing, unreadable or of the wrong shape) and
   /// at least one entry file, a name of 64 hex digits, to rebuild the entries from. A new, empty
@@ -100,21 +108,30 @@ public actor DiskCache {
 
   /// Opens (creating if needed) the cache in `directory`. Opening writes nothing: with no index
   /// file yet (a new cache, or one that crashed before its first index write), the entries are
-  /// rebuilt from the files; with an index, files it does not know are removed.
+  /// rebuilt from the files; with an index, files it does not know are removed. An index that is
+  /// there but cannot be read (an I/O error) is rebuilt from the files like a missing one.
+  ///
+  /// Throws `DiskCacheError.notADirectory` when a file stands at `directory`, and leaves that file
+  /// alone; `.writeFailed` when the directory cannot be created.
   ///
   /// - Parameters:
   ///   - clock: measures TTLs; tests pass a `ManualClock`.
   ///   - startDate: the wall-clock time at which `clock` reads "now". Stored times are
   ///     `startDate` plus the clock's elapsed time, so they stay comparable across launches.
+  ///   - files: the disk the cache reads and writes through: the real one unless a test passes
+  ///     one that fails (full, or a file that cannot be read).
   public init(
     directory: URL, configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock(),
-    startDate: Date = Date()
+    startDate: Date = Date(), files: any FileSystem = RealFileSystem()
   ) throws {
     self.directory = directory
     self.configuration = configuration
+    self.files = files
+    writeFile = { data, url in try files.write(data, to: url, options: []) }
     self.wallTime = Self.wallTime(on: clock, startingAt: startDate)
     rebuiltIndex = false
-    // TODO: create the folder, load the index (or rebuild it from the files), remove strays.
+    // TODO: create the folder (a file in its place throws), load the index through `files` (or
+    // rebuild it from the files), remove strays.
     throw NotImplemented("DiskCache.init")
   }
 
@@ -131,7 +148,8 @@ public actor DiskCache {
   // MARK: - Lookups
 
   /// The data for `key` if present and fresh, marking it recently used. An expired entry is
-  /// removed and reported as a miss; a file that vanished or changed size is a miss too.
+  /// removed and reported as a miss; a file that vanished, changed size or cannot be read (an I/O
+  /// error) is a miss too, and its entry leaves the index: `contains` and the totals stop counting it.
   public func data(forKey key: String) -> Data? {
     // TODO: read a fresh entry and mark it used; expired or vanished is a miss (placeholder: nil).
     nil
@@ -167,6 +185,11 @@ public actor DiskCache {
   /// since the last index write is not reset, so the very next store tries the index again, and
   /// so does `flush()`, which throws when it fails. A directory removed since the open is made
   /// again, empty (its entries went with it), and the store succeeds.
+  ///
+  /// A full disk (`ENOSPC`) throws `.writeFailed` and changes nothing: the entry is not recorded,
+  /// an older value for `key` still reads, every other entry and the index stay as they were, and
+  /// no temporary file is left taking space. A file standing where the directory was throws
+  /// `.writeFailed` too, and stays where it is.
   public func store(_ data: Data, forKey key: String) throws {
     // TODO: write to a temporary file, move it into place, record it, evict past the limit.
     throw NotImplemented("DiskCache.store(_:forKey:)")

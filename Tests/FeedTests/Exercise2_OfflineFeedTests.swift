@@ -295,6 +295,88 @@ struct Exercise2_OfflineFeedTests {
     }
   }
 
+  @Test func aFolderRemovedWhileTheAppRunsIsMadeAgain() async throws {
+    try await withTemporaryDirectory { directory in
+      let folder = directory.file("Feed")
+      let file = folder.appendingPathComponent("feed.json")
+      let store = FeedDiskStore(fileURL: file)
+      try await store.save(FeedSnapshot(posts: Self.savedPosts, nextCursor: nil, savedAt: Self.savedAt))
+      try FileManager.default.removeItem(at: folder)  // the user or the system cleared it
+      #expect(await store.load() == nil, "the folder went with the saved feed: load is nil, no error, no crash")
+      let newer = FeedSnapshot(posts: [ScriptedFeedAPI.post(92)], nextCursor: "after:p92", savedAt: Self.savedAt)
+      await #expect(throws: Never.self, "the folder was removed while the app ran: the next save must make it again, not fail until relaunch") {
+        try await store.save(newer)
+      }
+      #expect(await FeedDiskStore(fileURL: file).load() == newer, "the feed saved into the new folder loads at the next launch")
+    }
+  }
+
+  @Test func aFullDiskKeepsThePreviousSaveWhole() async throws {
+    try await withTemporaryDirectory { directory in
+      let file = directory.file("feed.json")
+      let disk = FaultyDisk()
+      let store = FeedDiskStore(fileURL: file, files: disk)
+      let saved = FeedSnapshot(posts: Self.savedPosts, nextCursor: "after:p91", savedAt: Self.savedAt)
+      try await store.save(saved)
+      disk.freeBytes = 40  // room for the start of the next file, not all of it
+      let newer = FeedSnapshot(posts: (0..<20).map(ScriptedFeedAPI.post), nextCursor: "after:p19", savedAt: Self.savedAt)
+      do {
+        try await store.save(newer)
+        Issue.record("the disk is full (ENOSPC): save should throw FeedError.storage")
+      } catch FeedError.storage {
+        // Expected.
+      } catch {
+        Issue.record("a full disk should throw FeedError.storage, not \(error)")
+      }
+      disk.freeBytes = nil
+      #expect(
+        await FeedDiskStore(fileURL: file).load() == saved,
+        "the disk filled up during a save, so the next launch must still find the previous feed: write a temporary file and rename it, never the file itself in place, and never remove the old file first"
+      )
+    }
+  }
+
+  @Test func aFileWhereTheFolderShouldBeIsLeftAlone() async throws {
+    try await withTemporaryDirectory { directory in
+      let folder = directory.file("Feed")
+      try Data("not a folder".utf8).write(to: folder)
+      let store = FeedDiskStore(fileURL: folder.appendingPathComponent("feed.json"))
+      #expect(await store.load() == nil, "nothing can be saved under a file: load is nil, no error, no crash")
+      do {
+        try await store.save(FeedSnapshot(posts: Self.savedPosts, nextCursor: nil, savedAt: Self.savedAt))
+        Issue.record("a file stands where the feed's folder should be: save should throw FeedError.storage")
+      } catch FeedError.storage {
+        // Expected.
+      } catch {
+        Issue.record("a file where the folder should be should throw FeedError.storage, not \(error)")
+      }
+      #expect(
+        (try? Data(contentsOf: folder)) == Data("not a folder".utf8),
+        "the file in the folder's place is not the store's: it must be left as it was, not removed to make room")
+    }
+  }
+
+  @Test func anUnreadableFileIsNoFeedAndStaysWhereItIs() async throws {
+    try await withTemporaryDirectory { directory in
+      let file = directory.file("feed.json")
+      let saved = FeedSnapshot(posts: Self.savedPosts, nextCursor: "after:p91", savedAt: Self.savedAt)
+      try await FeedDiskStore(fileURL: file).save(saved)
+      let bytes = try Data(contentsOf: file)
+      try Data("an older bad file".utf8).write(to: file.appendingPathExtension("corrupt"))
+      let disk = FaultyDisk()
+      disk.makeUnreadable(file)  // EIO on every read, as a failing flash block gives
+      #expect(await FeedDiskStore(fileURL: file, files: disk).load() == nil, "a file that cannot be read is no feed: nil, no crash")
+      #expect(
+        (try? Data(contentsOf: file)) == bytes,
+        "the unreadable file must stay where it is: its bytes were never read, so nothing says they are corrupt, and they may read at the next launch"
+      )
+      #expect(
+        (try? String(contentsOf: file.appendingPathExtension("corrupt"), encoding: .utf8)) == "an older bad file",
+        "nothing is moved aside: the copy kept for a bug report is still the last file that really did not decode")
+      #expect(await FeedDiskStore(fileURL: file).load() == saved, "once the disk reads again, the saved feed loads")
+    }
+  }
+
   @Test func eraseDeletesTheFileAndItsCorruptCopy() async throws {
     try await withTemporaryDirectory { directory in
       let file = directory.file("feed.json")

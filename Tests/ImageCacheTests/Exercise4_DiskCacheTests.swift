@@ -300,4 +300,98 @@ struct Exercise4_DiskCacheTests {
       #expect(!rebuilt && known == 1, "the index written into the new directory lists c alone; rebuilt \(rebuilt), \(known) entries")
     }
   }
+
+  @Test("a full disk fails the store and loses nothing stored before: entries, sizes, index")
+  func aFullDiskFailsTheStoreAndKeepsEverythingSaved() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let disk = FaultyDisk()
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start, files: disk)
+      try await cache.store(bytes(10, 1), forKey: "a")
+      try await cache.store(bytes(20, 2), forKey: "b")
+      try await cache.flush()
+      disk.freeBytes = 15  // room for half of the next entry: the write stops there with ENOSPC
+      await #expect(throws: DiskCacheError.self, "a new entry that does not fit on the disk is .writeFailed") {
+        try await cache.store(bytes(30, 3), forKey: "c")
+      }
+      await #expect(throws: DiskCacheError.self, "a new value for a stored key that does not fit is .writeFailed") {
+        try await cache.store(bytes(40, 4), forKey: "a")
+      }
+      #expect(await cache.data(forKey: "c") == nil, "c was never written: a miss")
+      #expect(
+        await cache.data(forKey: "a") == bytes(10, 1),
+        "the new value of a did not fit, so the old one must still read: record an entry only after its file is in place")
+      #expect(
+        await cache.data(forKey: "b") == bytes(20, 2),
+        "a full disk is not a removed directory: the entries stored before are still there and must still read")
+      let (size, count) = (await cache.totalSize, await cache.count)
+      #expect(
+        count == 2 && size == 30,
+        "the failed stores change nothing: a (10 bytes) and b (20 bytes) are the entries; \(count) entries, \(size) bytes")
+      #expect(
+        !directory.contents().contains { $0.hasPrefix(".tmp") },
+        "the half-written temporary file is removed: on a full disk it holds the space the cache lacks; \(directory.contents())")
+      disk.freeBytes = nil
+      try await cache.flush()
+      let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      let (rebuilt, known) = (await reopened.rebuiltIndex, await reopened.count)
+      #expect(!rebuilt && known == 2, "the index still reads after the disk filled up and lists a and b; rebuilt \(rebuilt), \(known) entries")
+    }
+  }
+
+  @Test("a file where the directory should be is a typed error at open, a failed store later, and is left alone")
+  func aFileWhereTheDirectoryShouldBeIsLeftAlone() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let taken = directory.file("images")
+      try Data("not a folder".utf8).write(to: taken)
+      do {
+        _ = try DiskCache(directory: taken, clock: ManualClock(), startDate: start)
+        Issue.record("a file stands where the cache's directory should be: the open should throw DiskCacheError.notADirectory")
+      } catch DiskCacheError.notADirectory(let url) {
+        #expect(url == taken, "the error names the path that is not a directory")
+      } catch {
+        Issue.record("a file where the directory should be should throw DiskCacheError.notADirectory, not \(error)")
+      }
+      #expect(
+        (try? Data(contentsOf: taken)) == Data("not a folder".utf8),
+        "the file in the directory's place is not the cache's: it must be left as it was")
+
+      let running = directory.file("running")
+      let cache = try DiskCache(directory: running, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10, 1), forKey: "a")
+      try FileManager.default.removeItem(at: running)
+      try Data("a file now".utf8).write(to: running)  // something else took the path while the app ran
+      #expect(await cache.data(forKey: "a") == nil, "an entry whose directory is now a file is a miss, not a crash")
+      await #expect(throws: DiskCacheError.self, "no entry can be written under a file: the store is .writeFailed") {
+        try await cache.store(bytes(20, 2), forKey: "b")
+      }
+      #expect(
+        (try? Data(contentsOf: running)) == Data("a file now".utf8),
+        "the file that took the directory's place is not the cache's to remove; making the directory again is only for a path with nothing at it"
+      )
+    }
+  }
+
+  @Test("an entry that cannot be read is a miss and leaves the index; an unreadable index is rebuilt from the files")
+  func anUnreadableEntryIsAMissAndLeavesTheIndex() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let disk = FaultyDisk()
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start, files: disk)
+      try await cache.store(bytes(10, 1), forKey: "a")
+      try await cache.store(bytes(20, 2), forKey: "b")
+      disk.makeUnreadable(directory.file(SHA256.fileName(forKey: "a")))  // EIO, as a failing flash block gives
+      #expect(await cache.data(forKey: "a") == nil, "an entry whose file cannot be read is a miss: the caller fetches it again")
+      #expect(
+        await !cache.contains("a"),
+        "after its read failed, the entry must leave the index: a cache that still says it holds a fresh copy is never asked to fetch one (the prefetcher skips what the disk contains)"
+      )
+      let (size, count) = (await cache.totalSize, await cache.count)
+      #expect(count == 1 && size == 20, "the unreadable entry leaves the count and the size; \(count) entries, \(size) bytes")
+      #expect(await cache.data(forKey: "b") == bytes(20, 2), "the other entries still read")
+      try await cache.flush()
+      disk.makeUnreadable(directory.file(DiskCache.indexFileName))
+      let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start, files: disk)
+      #expect(await reopened.rebuiltIndex, "an index that cannot be read is rebuilt from the files, like a missing one")
+      #expect(await reopened.data(forKey: "b") == bytes(20, 2), "and the entries that read come back")
+    }
+  }
 }

@@ -7,7 +7,9 @@
 // open, trust nothing: a missing or corrupt index is rebuilt from the files, unknown files are
 // removed, and files deleted behind the cache's back are simply misses. The whole directory may
 // go too while the app runs (the user or the system clears caches): its entries are misses, and
-// the next write makes the directory again and starts an empty cache in it.
+// the next write makes the directory again and starts an empty cache in it. A full disk fails the
+// store and loses nothing stored before; a file standing where the directory should be is not the
+// cache's to remove; an entry that cannot be read is a miss that leaves the index.
 import Foundation
 import Workbook
 
@@ -25,6 +27,9 @@ public nonisolated enum DiskCacheError: Error, Equatable, Sendable {
   case entryTooLarge(size: Int)
   /// The file system refused a write or a rename (disk full, permissions).
   case writeFailed(String)
+  /// Something other than a directory (a file) stands at the cache's path. The cache opens
+  /// nothing and leaves it where it is: it is not the cache's to remove.
+  case notADirectory(URL)
 }
 
 /// A size-limited, expiring, crash-safe cache of `Data` on disk.
@@ -90,8 +95,11 @@ public actor DiskCache {
   private var size: Int
   private var indexIsDirty = false
   private var storesSinceIndexWrite = 0
-  /// Writes bytes to a path. Tests replace it to simulate a crash or a full disk half-way through.
-  private var writeFile: @Sendable (Data, URL) throws -> Void = { data, url in try data.write(to: url) }
+  /// Every read and write of a file goes through `files`.
+  private let files: any FileSystem
+  /// Writes bytes to a path, in place, through `files`. Tests replace it to simulate a crash
+  /// half-way through.
+  private var writeFile: @Sendable (Data, URL) throws -> Void
 
   /// True if the last open found no usable index (missing, unreadable or of the wrong shape) and
   /// at least one entry file, a name of 64 hex digits, to rebuild the entries from. A new, empty
@@ -103,22 +111,38 @@ public actor DiskCache {
 
   /// Opens (creating if needed) the cache in `directory`. Opening writes nothing: with no index
   /// file yet (a new cache, or one that crashed before its first index write), the entries are
-  /// rebuilt from the files; with an index, files it does not know are removed.
+  /// rebuilt from the files; with an index, files it does not know are removed. An index that is
+  /// there but cannot be read (an I/O error) is rebuilt from the files like a missing one.
+  ///
+  /// Throws `DiskCacheError.notADirectory` when a file stands at `directory`, and leaves that file
+  /// alone; `.writeFailed` when the directory cannot be created.
   ///
   /// - Parameters:
   ///   - clock: measures TTLs; tests pass a `ManualClock`.
   ///   - startDate: the wall-clock time at which `clock` reads "now". Stored times are
   ///     `startDate` plus the clock's elapsed time, so they stay comparable across launches.
+  ///   - files: the disk the cache reads and writes through: the real one unless a test passes
+  ///     one that fails (full, or a file that cannot be read).
   public init(
     directory: URL, configuration: Configuration = Configuration(), clock: any Clock<Duration> = ContinuousClock(),
-    startDate: Date = Date()
+    startDate: Date = Date(), files: any FileSystem = RealFileSystem()
   ) throws {
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     self.directory = directory
     self.configuration = configuration
+    self.files = files
+    writeFile = { data, url in try files.write(data, to: url, options: []) }
     let wallTime = Self.wallTime(on: clock, startingAt: startDate)
     self.wallTime = wallTime
-    let opened = Self.open(directory: directory, now: wallTime())
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+      throw DiskCacheError.notADirectory(directory)
+    }
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw DiskCacheError.writeFailed("\(error)")
+    }
+    let opened = Self.open(directory: directory, files: files, now: wallTime())
     records = opened.records
     rebuiltIndex = opened.rebuilt
     useCounter = opened.records.values.map(\.lastUse).max() ?? 0
@@ -138,7 +162,8 @@ public actor DiskCache {
   // MARK: - Lookups
 
   /// The data for `key` if present and fresh, marking it recently used. An expired entry is
-  /// removed and reported as a miss; a file that vanished or changed size is a miss too.
+  /// removed and reported as a miss; a file that vanished, changed size or cannot be read (an I/O
+  /// error) is a miss too, and its entry leaves the index: `contains` and the totals stop counting it.
   public func data(forKey key: String) -> Data? {
     guard let found = lookup(forKey: key) else { return nil }
     if found.isExpired {
@@ -152,8 +177,9 @@ public actor DiskCache {
   public func lookup(forKey key: String) -> Lookup? {
     let name = SHA256.fileName(forKey: key)
     guard let record = records[name] else { return nil }
-    guard let data = try? Data(contentsOf: fileURL(name)), data.count == record.size else {
-      // Deleted behind our back, or damaged: forget it rather than serve it.
+    guard let data = try? files.contents(of: fileURL(name)), data.count == record.size else {
+      // Deleted behind our back, damaged or unreadable: forget it rather than serve it, and let
+      // the caller fetch it again.
       forget(name)
       return nil
     }
@@ -185,6 +211,11 @@ public actor DiskCache {
   /// since the last index write is not reset, so the very next store tries the index again, and
   /// so does `flush()`, which throws when it fails. A directory removed since the open is made
   /// again, empty (its entries went with it), and the store succeeds.
+  ///
+  /// A full disk (`ENOSPC`) throws `.writeFailed` and changes nothing: the entry is not recorded,
+  /// an older value for `key` still reads, every other entry and the index stay as they were, and
+  /// no temporary file is left taking space. A file standing where the directory was throws
+  /// `.writeFailed` too, and stays where it is.
   public func store(_ data: Data, forKey key: String) throws {
     let lowWater = Int(Double(configuration.sizeLimit) * configuration.lowWaterFraction)
     guard data.count <= lowWater else { throw DiskCacheError.entryTooLarge(size: data.count) }
@@ -299,7 +330,9 @@ public actor DiskCache {
   }
 
   /// If the directory no longer exists, creates it again and forgets every entry (their files
-  /// were inside it). Returns false when the directory is there, or cannot be created.
+  /// were inside it). Returns false when the directory is there (the write failed for another
+  /// reason, such as a full disk, and the entries are still in it), when a file stands in its
+  /// place (not the cache's to remove), or when it cannot be created.
   private func recreateMissingDirectory() -> Bool {
     if FileManager.default.fileExists(atPath: directory.path) { return false }
     guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else {
@@ -327,13 +360,15 @@ public actor DiskCache {
   }
 
   /// Reads the index, or rebuilds it from the files, and removes whatever does not belong.
-  private static func open(directory: URL, now: Double) -> (records: [String: Record], rebuilt: Bool, changed: Bool) {
+  private static func open(
+    directory: URL, files: any FileSystem, now: Double
+  ) -> (records: [String: Record], rebuilt: Bool, changed: Bool) {
     let manager = FileManager.default
     let names = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
     let indexURL = directory.appendingPathComponent(indexFileName)
     var records: [String: Record]
     let rebuilt: Bool
-    if let data = try? Data(contentsOf: indexURL), let index = try? JSONDecoder().decode(IndexFile.self, from: data) {
+    if let data = try? files.contents(of: indexURL), let index = try? JSONDecoder().decode(IndexFile.self, from: data) {
       records = index.records
       rebuilt = false
     } else {
