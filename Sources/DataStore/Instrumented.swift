@@ -6,9 +6,11 @@ import Dispatch
 /// A concurrent `DispatchQueue` that tells a test what it was asked to run.
 ///
 /// `sync` and `async` are `DispatchQueue`'s. The one addition is `onSubmit`, called with every
-/// request: for `sync` just before the caller waits, for `async` once the block is on the queue.
-/// The app passes nothing. A test learns from it, for example, that a write is queued behind a
-/// read in progress, so the read can end there instead of after a guessed while.
+/// request: for `sync` just before the caller waits, for `async` once the block is on the queue;
+/// and called again on the queue as the block starts, before its work (`hasStarted`). The app
+/// passes nothing. A test learns from it, for example, that a write is queued behind a read in
+/// progress, so the read can end there instead of after a guessed while; and it can hold a block
+/// that has started, to make two callers meet on the queue.
 nonisolated final class InstrumentedQueue: Sendable {
   /// One request made of the queue.
   struct Submission: Sendable {
@@ -16,6 +18,8 @@ nonisolated final class InstrumentedQueue: Sendable {
     let isBarrier: Bool
     /// Whether the caller waits for it (`sync`) rather than going on at once (`async`).
     let isSync: Bool
+    /// False when the request is made; true when the block starts to run on the queue.
+    var hasStarted = false
   }
 
   private let queue: DispatchQueue
@@ -29,14 +33,24 @@ nonisolated final class InstrumentedQueue: Sendable {
 
   /// Runs `work` on the queue and waits for it; with `.barrier`, alone.
   func sync<T>(flags: DispatchWorkItemFlags = [], execute work: () throws -> T) rethrows -> T {
-    onSubmit?(Submission(isBarrier: flags.contains(.barrier), isSync: true))
-    return try queue.sync(flags: flags, execute: work)
+    guard let onSubmit else { return try queue.sync(flags: flags, execute: work) }
+    let submission = Submission(isBarrier: flags.contains(.barrier), isSync: true)
+    onSubmit(submission)
+    return try queue.sync(flags: flags) {
+      onSubmit(Submission(isBarrier: submission.isBarrier, isSync: true, hasStarted: true))
+      return try work()
+    }
   }
 
   /// Queues `work` and returns at once; with `.barrier`, it runs alone once the blocks before it
   /// have finished, and holds back the blocks queued after it.
   func async(flags: DispatchWorkItemFlags = [], execute work: @escaping @Sendable @convention(block) () -> Void) {
-    queue.async(flags: flags, execute: work)
-    onSubmit?(Submission(isBarrier: flags.contains(.barrier), isSync: false))
+    guard let onSubmit else { return queue.async(flags: flags, execute: work) }
+    let isBarrier = flags.contains(.barrier)
+    queue.async(flags: flags) {
+      onSubmit(Submission(isBarrier: isBarrier, isSync: false, hasStarted: true))
+      work()
+    }
+    onSubmit(Submission(isBarrier: isBarrier, isSync: false))
   }
 }

@@ -164,7 +164,12 @@ struct Exercise4_ReaderWriterStoreTests {
         log.record(.updateInside(0))
         log.wait { events in
           let sinceInside = events.drop { $0 != .updateInside(0) }
+          // A read queued while this transform runs in a barrier waits for it: let it go, so a
+          // second update that reads first ends here (`twoUpdatesStartedTogetherBothCount`
+          // grades that one) instead of at the safety net.
+          let inABarrier = events.prefix { $0 != .updateInside(0) }.last(where: \.isStart)?.isBarrierStart ?? false
           return sinceInside.contains(where: \.isSecondUpdateStarted) || sinceInside.contains(where: \.isBarrier)
+            || (inABarrier && sinceInside.contains(.submitted(isBarrier: false, isSync: true)))
         }
         log.record(.updateLeaving(0))
         return (value ?? 0) + 1
@@ -198,6 +203,56 @@ struct Exercise4_ReaderWriterStoreTests {
     )
   }
 
+  @Test func twoUpdatesStartedTogetherBothCount() {
+    // Two threads call `update` at the same moment. The queue tells the test when each block
+    // starts, and a block without a barrier (a read) that starts waits there until the other
+    // caller's read has started too, or until a barrier is queued or an update has returned: the
+    // two callers meet on the queue, as they would if they arrived together. An update that is one
+    // barrier never waits; one that reads first and writes in a second step has both callers read
+    // 0 before either writes, and both write 1, every run.
+    let log = EventLog()
+    let store = ReaderWriterStore(["hits": 0]) { submission in
+      log.record(.submitted(submission))
+      guard submission.hasStarted, !submission.isBarrier else { return }
+      log.wait { events in
+        events.filter(\.isReadStarted).count >= 2 || events.contains(where: \.isBarrier)
+          || events.contains(.updateReturned)
+      }
+    }
+    for _ in 0..<2 {
+      Thread {
+        store.update("hits") { value in
+          log.record(.transformGiven(value))
+          return (value ?? 0) + 1
+        }
+        log.record(.updateReturned)
+      }.start()
+    }
+    // Both transforms have run; or both updates returned without giving the queue a block, and
+    // none will.
+    log.wait { events in
+      events.filter { $0.transformInput != nil }.count == 2
+        || (events.filter { $0 == .updateReturned }.count == 2 && !events.contains(where: \.isSubmission))
+    }
+    let given = log.events.compactMap(\.transformInput)
+    guard given.count == 2 else {
+      Issue.record(
+        "two updates ran their transforms \(given.count) times, not 2: read, transform and write inside one `queue.async(flags: .barrier)` block; the events were \(log.events)"
+      )
+      return
+    }
+    // Queued after both writes by the threads that made them, so it runs after them.
+    let hits = store.get("hits")
+    #expect(
+      given.map { $0 ?? -1 }.sorted() == [0, 1],
+      "two updates started together gave their transforms \(given.map { $0.map(String.init) ?? "nil" }), not 0 then 1: both read the count before either wrote it. Read, transform and write in one barrier block, not a read and then a write; the events were \(log.events)"
+    )
+    #expect(
+      hits == 2,
+      "two updates each added 1 to 0, and a read after both should see 2, not \(hits.map(String.init) ?? "nil"): an increment was lost"
+    )
+  }
+
   @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
   func modelBased(seed: UInt64) {
     let store = ReaderWriterStore<Int, Int>()
@@ -223,9 +278,14 @@ final class EventLog: @unchecked Sendable {
     case updateLeaving(Int)
     case secondUpdateStarted(whileFirstRuns: Bool)
     case submitted(isBarrier: Bool, isSync: Bool)
+    case started(isBarrier: Bool, isSync: Bool)
+    case transformGiven(Int?)
 
+    /// What the queue said: a block was asked for, or (`hasStarted`) a block began to run.
     static func submitted(_ submission: InstrumentedQueue.Submission) -> Event {
-      .submitted(isBarrier: submission.isBarrier, isSync: submission.isSync)
+      submission.hasStarted
+        ? .started(isBarrier: submission.isBarrier, isSync: submission.isSync)
+        : .submitted(isBarrier: submission.isBarrier, isSync: submission.isSync)
     }
 
     var isReaderInside: Bool { if case .readerInside = self { true } else { false } }
@@ -236,6 +296,10 @@ final class EventLog: @unchecked Sendable {
     var isBarrierRead: Bool { self == .submitted(isBarrier: true, isSync: true) }
     var isAsync: Bool { if case .submitted(_, false) = self { true } else { false } }
     var isSubmission: Bool { if case .submitted = self { true } else { false } }
+    var isStart: Bool { if case .started = self { true } else { false } }
+    var isBarrierStart: Bool { if case .started(true, _) = self { true } else { false } }
+    var isReadStarted: Bool { self == .started(isBarrier: false, isSync: true) || self == .started(isBarrier: false, isSync: false) }
+    var transformInput: Int?? { if case .transformGiven(let value) = self { value } else { nil } }
 
     var description: String {
       switch self {
@@ -249,6 +313,8 @@ final class EventLog: @unchecked Sendable {
       case .updateLeaving(let update): "update \(update) leaving"
       case .secondUpdateStarted(let whileFirstRuns): "update 1 started\(whileFirstRuns ? " while update 0 runs" : "")"
       case .submitted(let isBarrier, let isSync): "\(isSync ? "sync" : "async")\(isBarrier ? " barrier" : "") block"
+      case .started(let isBarrier, let isSync): "\(isSync ? "sync" : "async")\(isBarrier ? " barrier" : "") block started"
+      case .transformGiven(let value): "transform given \(value.map(String.init) ?? "nil")"
       }
     }
   }

@@ -395,3 +395,27 @@ struct Exercise4_DiskCacheTests {
     }
   }
 }
+
+extension Exercise4_DiskCacheTests {
+  @Test("storing a key already on disk replaces its size in the total, not adds to it")
+  func storingAKeyAgainReplacesItsSize() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let configuration = DiskCache.Configuration(sizeLimit: 1_000, lowWaterFraction: 0.8)
+      let cache = try DiskCache(directory: directory.url, configuration: configuration, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(600, 1), forKey: "photo")
+      try await cache.store(bytes(400, 2), forKey: "photo")
+      let (size, count) = (await cache.totalSize, await cache.count)
+      #expect(
+        count == 1 && size == 400,
+        "600 bytes and then 400 bytes stored under one key leave one entry of 400 bytes, but totalSize is \(size) with \(count) entries: the old file's size must leave the total when the new file replaces it"
+      )
+      // 400 + 600 is exactly the limit, which is allowed: nothing may be evicted for bytes that
+      // are no longer on disk.
+      try await cache.store(bytes(600, 3), forKey: "avatar")
+      let passes = await cache.evictionPasses
+      #expect(passes == 0, "1,000 bytes on disk is at the limit, not over it, yet eviction ran \(passes) times")
+      #expect(await cache.data(forKey: "photo") == bytes(400, 2), "the replaced entry should still read back with its new bytes")
+      #expect(await cache.data(forKey: "avatar") == bytes(600, 3), "the second entry should still read back")
+    }
+  }
+}

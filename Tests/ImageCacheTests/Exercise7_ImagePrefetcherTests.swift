@@ -317,3 +317,35 @@ struct Exercise7_ImagePrefetcherTests {
     await network.clock.run()
   }
 }
+
+extension Exercise7_ImagePrefetcherTests {
+  @Test("after stop, URLs that were running or queued are prefetched again when asked")
+  func urlsFromBeforeStopCanBePrefetchedAgain() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let prefetcher = ImagePrefetcher(loader: loader, maxConcurrent: 1)
+    let list = urls(2)
+    await prefetcher.prefetch(list)  // the first runs, the second waits for the slot
+    let started = await waitForFetches(1, network, prefetcher)
+    #expect(started, "prefetching 2 URLs one at a time should start the first")
+    guard started else { return }
+    await prefetcher.stop()
+    await settle()  // the cancelled load has reported back
+    // The user scrolls back: the same two rows are about to appear again.
+    await prefetcher.prefetch(list)
+    let (running, pending) = (await prefetcher.runningCount, await prefetcher.pendingCount)
+    #expect(
+      running == 1 && pending == 1,
+      "after stop, the 2 URLs asked for again are 2 prefetches, 1 running and 1 queued, but \(running) run and \(pending) are queued: stop must forget which URLs were queued as well as the queue, or a URL that had been queued is skipped for ever"
+    )
+    for _ in 0..<2 {
+      await waitForFetches(1, network, prefetcher)
+      await network.clock.advance(by: .seconds(1))
+    }
+    await settle()
+    let completed = await prefetcher.completedCount
+    #expect(completed == 2, "both URLs should load after being asked for again; completed \(completed)")
+    await prefetcher.stop()
+    await network.clock.run()
+  }
+}

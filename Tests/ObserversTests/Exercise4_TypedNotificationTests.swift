@@ -44,10 +44,21 @@ struct Exercise4_TypedNotificationTests {
   }
 
   @Test func theObserverRunsBeforePostReturnsOnThePostingThread() {
-    let ran = Recorder<Bool>()
-    let token = center.observe(UserDidLogIn.self) { _ in ran.append(true) }
+    // Each call records whether it ran on the thread that posted. A center given a queue for the
+    // observer also waits for it before `post` returns, so the count alone cannot tell the two
+    // apart: the thread can. (Both threads are alive while the observer runs, so two different
+    // threads never share an identity.)
+    let poster = ObjectIdentifier(Thread.current)
+    let onThePoster = Recorder<Bool>()
+    let token = center.observe(UserDidLogIn.self) { _ in onThePoster.append(ObjectIdentifier(Thread.current) == poster) }
     center.post(UserDidLogIn(userID: "a"))
-    #expect(ran.count == 1, "NotificationCenter delivers synchronously: the observer has run by the time post returns")
+    let calls = onThePoster.values
+    #expect(
+      calls.count == 1, "NotificationCenter delivers synchronously: the observer should have run once by the time post returns, and ran \(calls.count) times")
+    #expect(
+      calls.allSatisfy { $0 },
+      "the observer ran on another thread than the one that posted: observe with `queue: nil`, so the center calls it on the posting thread (a poster that relies on that, such as one updating state it owns, would otherwise race with its own observer)"
+    )
     token.cancel()
   }
 
