@@ -146,10 +146,16 @@ extension Checker {
     let mutants = Set(mutantFiles(chapter, root: root).compactMap(mutantNumber))
     let record = MutantCitations.killersFile(chapter)
     let recorded = MutantCitations.recorded(chapter, root: root)
+    var firstSection: [String: Int] = [:]
     for section in ledger.sections {
       guard let name = section.declaration else {
         problem(section.line, "“\(section.heading)” is not a declaration in backticks; head each section `## `Type.member(labels:)``")
         continue
+      }
+      if let first = firstSection[name] {
+        problem(section.line, "`\(name)` has a section already (line \(first)); keep its promises in one")
+      } else {
+        firstSection[name] = section.line
       }
       if !headings.contains(name) {
         problem(
