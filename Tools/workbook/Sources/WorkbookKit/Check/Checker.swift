@@ -47,6 +47,9 @@ enum Rule: String, CaseIterable, Sendable {
   /// Backticked platform APIs in the texts that the grading toolchain has compile as written
   /// (`PlatformNamesRule.swift`).
   case platformNames = "platform-names"
+  /// A chapter's `promises.md` covers every documented public declaration of its starters, and
+  /// each promise cites tests that kill the mutants cited with them (`PromisesRule.swift`).
+  case promises
 }
 
 /// One broken rule: where, what is wrong, and what to do about it.
@@ -97,6 +100,7 @@ struct Checker {
     }
     if rules.contains(.variants) { found += variantProblems(chapter) }
     if rules.contains(.interview) { found += interviewProblems(chapter) }
+    if rules.contains(.promises) { found += promiseProblems(chapter) }
     if rules.contains(.extras) { found += extrasProblems(chapter) }
     if rules.contains(.lineEndings) { found += lineEndingProblems(chapter) }
     if rules.contains(.fingerprints) {

@@ -63,6 +63,19 @@ struct SwiftMember: Equatable {
   }
 }
 
+/// A public declaration with a `///` comment: its doc comment is a promise the chapter's ledger
+/// (`promises.md`) answers for.
+struct DocumentedDeclaration: Equatable {
+  /// The path of the type whose body or extension declares it (`Observable.Token`); nil at the top.
+  let owner: String?
+  let member: SwiftMember
+  let file: String
+  let line: Int
+
+  /// As a text names it: `DataStore`, `DataStore.update(_:_:)`, `observations(of:)`.
+  var heading: String { [owner, member.signature].compactMap { $0 }.joined(separator: ".") }
+}
+
 /// A type as the sources declare and extend it.
 struct SwiftType {
   let name: String
@@ -100,6 +113,26 @@ struct SwiftDeclarations {
   var types: [String: SwiftType] = [:]
   /// Every `func` and `init`, member or global, by base name.
   var functions: [String: [SwiftFunction]] = [:]
+  /// Every public declaration with a `///` comment above it, in source order (see
+  /// `DocumentedDeclaration`); those inside a type the sources declare without `public` are left
+  /// out by `publicDocumented`.
+  var documented: [DocumentedDeclaration] = []
+  /// The qualified names of the types the sources declare, and whether each is public.
+  var typeVisibility: [String: Bool] = [:]
+
+  /// The documented public declarations whose enclosing types, where the sources declare them,
+  /// are public too: the API a learner reads and the doc comments that promise something.
+  var publicDocumented: [DocumentedDeclaration] {
+    documented.filter { declaration in
+      guard let owner = declaration.owner else { return true }
+      var path = owner.split(separator: ".").map(String.init)
+      while !path.isEmpty {
+        if typeVisibility[path.joined(separator: ".")] == false { return false }
+        path.removeLast()
+      }
+      return true
+    }
+  }
 
   /// A `func` or `init` wherever it is declared, for a signature a text writes without its type.
   struct SwiftFunction {
@@ -134,10 +167,16 @@ struct SwiftDeclarations {
     /// The type whose body this is; nil for a function's, closure's or accessor's body.
     let type: String?
     let isExtension: Bool
+    /// The type's path as written (`Observable.Token`), nested types included.
+    var qualified: String? = nil
+    /// Whether the members of this body are public without saying so: those of a public
+    /// protocol or a public extension, and the cases of a public enum.
+    var implicitlyPublic: Set<SwiftMember.Kind> = []
   }
 
   mutating func scan(_ source: String, file: String, publicOnly: Bool = false) {
-    let code = SwiftDeclarations.blankCommentsAndStrings(Array(source.utf8))
+    let bytes = Array(source.utf8)
+    let code = SwiftDeclarations.blankCommentsAndStrings(bytes)
     var scopes: [Scope] = []
     var index = 0
     var pendingScope: Scope?
@@ -147,6 +186,9 @@ struct SwiftDeclarations {
       "fileprivate", "open", "nonisolated", "required", "convenience", "package",
     ]
 
+    func line(of position: Int) -> Int {
+      code[..<position].reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    }
     func currentType() -> String? {
       guard let top = scopes.last else { return nil }
       return top.type
@@ -154,6 +196,12 @@ struct SwiftDeclarations {
     func addMember(_ member: SwiftMember, at start: Int = 0) {
       // A function inside a function's body is no API.
       guard scopes.isEmpty || currentType() != nil else { return }
+      let isPublic =
+        SwiftDeclarations.isPublic(code, before: start) || scopes.last?.implicitlyPublic.contains(member.kind) == true
+      if isPublic, SwiftDeclarations.hasDocComment(bytes, before: start) {
+        documented.append(
+          DocumentedDeclaration(owner: scopes.last?.qualified, member: member, file: file, line: line(of: start)))
+      }
       if member.kind == .function || member.kind == .initializer || (member.kind == .property && member.labels != nil) {
         functions[member.name, default: []].append(
           SwiftFunction(
@@ -201,11 +249,13 @@ struct SwiftDeclarations {
         if word == "class", modifiers.contains(next) { continue }  // `class func`, `class var`
         index = look
         var name = SwiftDeclarations.identifier(code, &index)
+        var written = name
         if word == "extension" {
           // `extension Observable.Token`, `extension Array<Int>`: the last component names the type.
           while index < code.count, code[index] == UInt8(ascii: ".") {
             index += 1
             name = SwiftDeclarations.identifier(code, &index)
+            written += ".\(name)"
           }
         }
         // The header up to the body's brace: generic parameters, what it inherits, a where clause.
@@ -222,7 +272,25 @@ struct SwiftDeclarations {
           if inType { addMember(SwiftMember(name: name, kind: .type, labels: nil)) }
         }
         types[name]?.inherited.formUnion(inherited)
-        pendingScope = Scope(type: name, isExtension: word == "extension")
+        let qualified = word == "extension" ? written : [scopes.last?.qualified, name].compactMap { $0 }.joined(separator: ".")
+        let isPublic = SwiftDeclarations.isPublic(code, before: start)
+        if word != "extension" {
+          typeVisibility[qualified] = isPublic
+          if isPublic, SwiftDeclarations.hasDocComment(bytes, before: start) {
+            documented.append(
+              DocumentedDeclaration(
+                owner: scopes.last?.qualified, member: SwiftMember(name: name, kind: .type, labels: nil), file: file,
+                line: line(of: start)))
+          }
+        }
+        var implicitlyPublic: Set<SwiftMember.Kind> = []
+        if isPublic, word == "protocol" || word == "extension" {
+          implicitlyPublic = [.function, .initializer, .property, .enumCase, .type]
+        } else if isPublic, word == "enum" {
+          implicitlyPublic = [.enumCase]
+        }
+        pendingScope = Scope(
+          type: name, isExtension: word == "extension", qualified: qualified, implicitlyPublic: implicitlyPublic)
 
       case "typealias", "associatedtype":
         SwiftDeclarations.skipSpaces(code, &index)
@@ -253,7 +321,7 @@ struct SwiftDeclarations {
           type.aliasOf = target
           types[name] = type
         }
-        if inType { addMember(SwiftMember(name: name, kind: .type, labels: nil)) }
+        if inType { addMember(SwiftMember(name: name, kind: .type, labels: nil), at: start) }
 
       case "func":
         SwiftDeclarations.skipSpaces(code, &index)
@@ -306,7 +374,7 @@ struct SwiftDeclarations {
             parameters = payload
             index = look
           }
-          addMember(SwiftMember(name: name, kind: .enumCase, parameters: parameters))
+          addMember(SwiftMember(name: name, kind: .enumCase, parameters: parameters), at: start)
           SwiftDeclarations.skipSpaces(code, &index, newlines: false)
           if index < code.count, code[index] == UInt8(ascii: "=") {
             while index < code.count, code[index] != UInt8(ascii: ","), code[index] != UInt8(ascii: "\n") { index += 1 }
@@ -357,6 +425,21 @@ struct SwiftDeclarations {
     }
     let words = String(decoding: code[begin..<start], as: UTF8.self).split(separator: " ")
     return words.contains("public") || words.contains("open")
+  }
+
+  /// Whether a `///` comment stands right above the declaration whose keyword starts at `start`
+  /// (attribute lines such as `@discardableResult` may come between).
+  static func hasDocComment(_ source: [UInt8], before start: Int) -> Bool {
+    var end = start
+    while end > 0, source[end - 1] != UInt8(ascii: "\n") { end -= 1 }
+    let text = String(decoding: source[..<end], as: UTF8.self)
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).reversed().dropFirst() {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix("///") { return true }
+      if trimmed.hasPrefix("@") { continue }
+      return false
+    }
+    return false
   }
 
   /// After a function's name: skips a generic clause `<…>`, then reads the parameter list `(…)`;

@@ -28,7 +28,8 @@ struct MutantKillers: Equatable {
 }
 
 /// What `make mutants` checks beyond "some test failed": that each `Checked by:` line of the
-/// chapter's interview that cites a mutant pairs it only with tests that really kill it. The
+/// chapter's interview, and each promise of its `promises.md`, that cites a mutant pairs it only
+/// with tests that really kill it. The
 /// killers of every mutant are recorded in the chapter's `mutants/killers.tsv`, which is committed:
 /// `workbook check` reads it to refuse a citation no recorded run backs, without running anything.
 enum MutantCitations {
@@ -85,6 +86,22 @@ enum MutantCitations {
     return found
   }
 
+  /// What is wrong with a ledger of promises' citations of one mutant (`PromiseLedger`): as for
+  /// the interview, every test a promise pairs it with must be one of its killers.
+  static func problems(
+    citing number: Int, name: String, killers: [String], ledger: String, ledgerPath: String,
+    record: String = "killers.tsv"
+  ) -> [String] {
+    PromiseLedger(ledger).citedTests.filter { $0.mutants.contains(number) && !killers.contains($0.test) }.map { item in
+      let actual =
+        killers.isEmpty
+        ? "no test killed it (it survived, did not compile, or crashed with no test to blame)"
+        : "it was killed by " + killers.map { "`\($0)`" }.joined(separator: ", ")
+      return "\(ledgerPath):\(item.line): mutant \(number) (\(name)) is cited with `\(item.test)`, but \(actual); "
+        + "cite it with a test that kills it (see \(record))"
+    }
+  }
+
   /// After a `make mutants` run: records the killers in each chapter's `killers.tsv`, prints every
   /// citation of a mutant run here that its killers do not back, and says whether there was none.
   static func verify(_ runs: [MutantKillers], in chapters: [Chapter], root: String = ".") -> Bool {
@@ -97,6 +114,14 @@ enum MutantCitations {
       found += problems(
         citing: run.number, name: run.name, killers: run.killers, interview: interview,
         interviewPath: chapter.interviewPath, record: killersFile(chapter))
+    }
+    for run in runs {
+      guard let chapter = chapters.first(where: { $0.number == run.chapter }),
+        let ledger = TextFile.read(path(chapter.promisesPath, in: root))
+      else { continue }
+      found += problems(
+        citing: run.number, name: run.name, killers: run.killers, ledger: ledger, ledgerPath: chapter.promisesPath,
+        record: killersFile(chapter))
     }
     guard !found.isEmpty else { return true }
     print(Style.red("\n\(found.count) citation\(found.count == 1 ? "" : "s") of a mutant not backed by the test cited with it:"))
