@@ -283,6 +283,24 @@ struct Exercise4_FeedActionsTests {
   static func describe(_ post: Post?) -> String {
     post.map { "\($0.likedByMe ? "liked" : "not liked"), \($0.likeCount) likes" } ?? "no post"
   }
+
+  @Test("no connection, a host that cannot be found or reached and a lost connection are .offline; a FeedError passes through")
+  func everyWayOfBeingUnreachableIsOffline() {
+    let unreachable: [URLError.Code] = [.notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .networkConnectionLost]
+    for code in unreachable {
+      let mapped = FeedError(URLError(code))
+      #expect(
+        mapped == .offline,
+        "URLError code \(code.rawValue) says the server cannot be reached from here: the screen shows the saved posts as offline; mapped to \(mapped)"
+      )
+    }
+    for error in [FeedError.offline, .storage(reason: "disk full"), .failed(reason: "no post p9")] {
+      let mapped = FeedError(error)
+      #expect(mapped == error, "a FeedError is in the feed's terms already and passes through unchanged: \(error) became \(mapped)")
+    }
+    let refused = FeedError(URLError(.badServerResponse))
+    #expect(refused == .network(.transport(.badServerResponse)), "a failure that is not about the connection stays .network; got \(refused)")
+  }
 }
 
 /// A server whose like requests wait for the test twice: once to be applied, once to be answered.
