@@ -300,6 +300,9 @@ struct Exercise4_FeedActionsTests {
     }
     let refused = FeedError(URLError(.badServerResponse))
     #expect(refused == .network(.transport(.badServerResponse)), "a failure that is not about the connection stays .network; got \(refused)")
+    #expect(FeedError.offline.networkError == .offline, "offline is chapter 3's .offline too")
+    let local = FeedError.storage(reason: "disk full").networkError
+    #expect(local == .transport(.unknown), "a failure that never reached the network is no connection problem: expected .transport(.unknown), got \(local)")
   }
 }
 
