@@ -304,6 +304,19 @@ struct Exercise4_FeedActionsTests {
     let local = FeedError.storage(reason: "disk full").networkError
     #expect(local == .transport(.unknown), "a failure that never reached the network is no connection problem: expected .transport(.unknown), got \(local)")
   }
+
+  @Test("a comment is sent at least once, however few attempts it is given")
+  func aCommentIsSentAtLeastOnce() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    api.loseCommentResponses(5)
+    let actions = FeedActions(api: api, repository: repository, maximumCommentAttempts: 0)
+    #expect(actions.maximumCommentAttempts == 1, "maximumCommentAttempts is at least 1: given 0, it is \(actions.maximumCommentAttempts)")
+    await #expect(throws: FeedError.self, "the one attempt failed: the error reaches the caller") {
+      try await actions.comment("hello", on: "p5")
+    }
+    #expect(api.commentKeys.count == 1, "given 0 attempts, the comment is still sent once; the API saw \(api.commentKeys.count)")
+  }
 }
 
 /// A server whose like requests wait for the test twice: once to be applied, once to be answered.
