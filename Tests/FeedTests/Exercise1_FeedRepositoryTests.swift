@@ -215,4 +215,17 @@ struct Exercise1_FeedRepositoryTests {
     #expect(!restored, "replace(with:) applies a page from the network (a refresh): older saved posts must not replace it")
     #expect(await repository.posts.count == 20, "the refreshed page must still be shown")
   }
+
+  @Test func theCursorIsNilBeforeTheFirstPageAndAfterTheLast() async throws {
+    let repository = FeedRepository(api: ScriptedFeedAPI(postCount: 30), pageSize: 20)
+    #expect(await repository.cursor == nil, "before the first page there is no cursor yet")
+    try await repository.loadNextPage()
+    #expect(await repository.cursor == "after:p19", "after the first page the cursor is the one the page returned")
+    try await repository.loadNextPage()
+    let last = await repository.cursor
+    #expect(
+      last == nil,
+      "the last page came without a cursor: the repository's cursor is nil (saved with the feed, an old one would send the next launch past the end); it is \(last ?? "nil")"
+    )
+  }
 }

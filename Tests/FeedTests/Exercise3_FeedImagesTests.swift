@@ -165,4 +165,18 @@ struct Exercise3_FeedImagesTests {
       Set(expected).isSubset(of: Set(server.urls)),
       "the images ahead of the new window should be fetched after the warning; fetched \(server.urls.map(\.lastPathComponent))")
   }
+
+  @Test("a post without an image has none, and asks nothing of the network; a post with one gets the loader's image")
+  func aPostWithoutAnImageHasNone() async throws {
+    let server = ImageServer()
+    let images = FeedImages(loader: ImageLoader(fetch: server.fetch(), diskCache: nil), lookahead: 3)
+    let bare = Self.posts(3, withoutImage: [2])[2]
+    let none = try await images.image(for: bare)
+    #expect(none == nil, "a post without an image URL has no image: nil, not an error")
+    #expect(server.urls.isEmpty, "a post without an image asks nothing of the network; fetched \(server.urls.map(\.lastPathComponent))")
+    let post = ScriptedFeedAPI.post(4)
+    let image = try await images.image(for: post)
+    #expect(image != nil, "a post with an image URL gets the loader's image")
+    #expect(server.urls == [post.imageUrl].compactMap { $0 }, "the image comes from its URL, once; fetched \(server.urls)")
+  }
 }

@@ -283,6 +283,40 @@ struct Exercise4_FeedActionsTests {
   static func describe(_ post: Post?) -> String {
     post.map { "\($0.likedByMe ? "liked" : "not liked"), \($0.likeCount) likes" } ?? "no post"
   }
+
+  @Test("no connection, a host that cannot be found or reached and a lost connection are .offline; a FeedError passes through")
+  func everyWayOfBeingUnreachableIsOffline() {
+    let unreachable: [URLError.Code] = [.notConnectedToInternet, .cannotConnectToHost, .cannotFindHost, .networkConnectionLost]
+    for code in unreachable {
+      let mapped = FeedError(URLError(code))
+      #expect(
+        mapped == .offline,
+        "URLError code \(code.rawValue) says the server cannot be reached from here: the screen shows the saved posts as offline; mapped to \(mapped)"
+      )
+    }
+    for error in [FeedError.offline, .storage(reason: "disk full"), .failed(reason: "no post p9")] {
+      let mapped = FeedError(error)
+      #expect(mapped == error, "a FeedError is in the feed's terms already and passes through unchanged: \(error) became \(mapped)")
+    }
+    let refused = FeedError(URLError(.badServerResponse))
+    #expect(refused == .network(.transport(.badServerResponse)), "a failure that is not about the connection stays .network; got \(refused)")
+    #expect(FeedError.offline.networkError == .offline, "offline is chapter 3's .offline too")
+    let local = FeedError.storage(reason: "disk full").networkError
+    #expect(local == .transport(.unknown), "a failure that never reached the network is no connection problem: expected .transport(.unknown), got \(local)")
+  }
+
+  @Test("a comment is sent at least once, however few attempts it is given")
+  func aCommentIsSentAtLeastOnce() async throws {
+    let api = ScriptedFeedAPI(postCount: 20)
+    let repository = try await loadedFeed(api)
+    api.loseCommentResponses(5)
+    let actions = FeedActions(api: api, repository: repository, maximumCommentAttempts: 0)
+    #expect(actions.maximumCommentAttempts == 1, "maximumCommentAttempts is at least 1: given 0, it is \(actions.maximumCommentAttempts)")
+    await #expect(throws: FeedError.self, "the one attempt failed: the error reaches the caller") {
+      try await actions.comment("hello", on: "p5")
+    }
+    #expect(api.commentKeys.count == 1, "given 0 attempts, the comment is still sent once; the API saw \(api.commentKeys.count)")
+  }
 }
 
 /// A server whose like requests wait for the test twice: once to be applied, once to be answered.
