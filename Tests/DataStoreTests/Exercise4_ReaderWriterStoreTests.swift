@@ -54,11 +54,13 @@ struct Exercise4_ReaderWriterStoreTests {
       "two reads should be inside `read` at the same time: use the concurrent queue with `sync` for reads; the readers did \(events)")
   }
 
-  @Test func aWriteWaitsForTheReadsInProgress() {
+  @Test("a write waits for the reads in progress", arguments: ["set", "remove", "update"])
+  func aWriteWaitsForTheReadsInProgress(write: String) {
     // A reader, on a thread of its own, stays inside `read` while the test submits a write.
     // It leaves once the write is on the queue as a barrier behind it (the queue then holds the
     // write until the reader is out), or once the write has started, which without a barrier it
-    // does at once, alongside the reader. The queue tells the test what it was given.
+    // does at once, alongside the reader. The queue tells the test what it was given, and when
+    // each block it was given starts.
     let log = EventLog()
     let store = ReaderWriterStore(["k": 0]) { log.record(.submitted($0)) }
     Thread {
@@ -68,7 +70,7 @@ struct Exercise4_ReaderWriterStoreTests {
           // The read's own request to the queue comes before it got in; the write's come after.
           let readIsOnTheQueue = events.first?.isSubmission ?? false
           let sinceInside = events.drop { $0 != .readerInside(0) }
-          return sinceInside.contains(where: \.isWriteStarted)
+          return sinceInside.contains(where: \.isWriteStarted) || sinceInside.contains(where: \.isAsyncStart)
             || (readIsOnTheQueue && sinceInside.contains(where: \.isBarrier))
             || (sinceInside.contains(.updateReturned) && !sinceInside.contains(where: \.isAsync))
         }
@@ -77,20 +79,29 @@ struct Exercise4_ReaderWriterStoreTests {
       log.record(.readerDone(0))
     }.start()
     log.wait { events in events.contains(.readerInside(0)) || events.contains(.readerDone(0)) }
-    store.update("k") { value in
-      let events = log.events
-      log.record(.writeStarted(whileReading: events.contains(.readerInside(0)) && !events.contains(.readerLeaving)))
-      return (value ?? 0) + 1
+    switch write {
+    case "set": store.set(1, for: "k")
+    case "remove": store.remove("k")
+    default:
+      store.update("k") { value in
+        let events = log.events
+        log.record(.writeStarted(whileReading: events.contains(.readerInside(0)) && !events.contains(.readerLeaving)))
+        return (value ?? 0) + 1
+      }
     }
     log.record(.updateReturned)
     let finished = log.wait { $0.contains(.readerDone(0)) }
     #expect(finished, "the reader never left `read` (a deadlock?)")
-    #expect(store.get("k") == 1, "the update should have been applied once the reader left, and a read after it sees it")
+    let expected = write == "remove" ? nil : 1
+    #expect(store.get("k") == expected, "the \(write) should have been applied once the reader left, and a read after it sees it")
     let events = log.events
     #expect(events.contains(.readerInside(0)), "`read` should run its body on the queue")
+    let inside = events.firstIndex(of: .readerInside(0)) ?? events.endIndex
+    let leaving = events.firstIndex(of: .readerLeaving) ?? events.endIndex
+    let startedWhileReading = events[inside..<max(inside, leaving)].contains(where: \.isAsyncStart)
     #expect(
-      !events.contains(.writeStarted(whileReading: true)),
-      "the write ran while a read was in progress: writes need `.barrier`, or they race with readers")
+      !events.contains(.writeStarted(whileReading: true)) && !startedWhileReading,
+      "the \(write) ran while a read was in progress: writes need `.barrier`, or they race with readers; the events were \(events)")
   }
 
   @Test(
@@ -297,6 +308,7 @@ final class EventLog: @unchecked Sendable {
     var isAsync: Bool { if case .submitted(_, false) = self { true } else { false } }
     var isSubmission: Bool { if case .submitted = self { true } else { false } }
     var isStart: Bool { if case .started = self { true } else { false } }
+    var isAsyncStart: Bool { if case .started(_, false) = self { true } else { false } }
     var isBarrierStart: Bool { if case .started(true, _) = self { true } else { false } }
     var isReadStarted: Bool { self == .started(isBarrier: false, isSync: true) || self == .started(isBarrier: false, isSync: false) }
     var transformInput: Int?? { if case .transformGiven(let value) = self { value } else { nil } }
