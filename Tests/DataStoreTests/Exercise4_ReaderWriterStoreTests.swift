@@ -274,6 +274,40 @@ struct Exercise4_ReaderWriterStoreTests {
         return nil
       }, removeReturnsTheValue: false, get: { store.get($0) }, snapshot: { store.snapshot() })
   }
+
+  @Test("a snapshot is one read: a transfer queued while it is being taken is in it whole or not at all")
+  func aSnapshotIsOneRead() {
+    // Scenario n queues a transfer (two barriers) just as the n-th read of the snapshot is
+    // submitted, so the queue runs it before that read. A snapshot made of several reads then
+    // holds one account from before the transfer and the other from after it.
+    for moment in 1...5 {
+      let reads = Recorder<Int>()
+      let slot = WeakStoreSlot()
+      let store = ReaderWriterStore(["alice": 1, "bob": 0]) { submission in
+        guard submission.isSync, !submission.hasStarted else { return }
+        reads.append(1)
+        guard reads.count == moment, let store = slot.store else { return }
+        store.update("alice") { ($0 ?? 0) - 1 }
+        store.update("bob") { ($0 ?? 0) + 1 }
+      }
+      slot.store = store
+      let snapshot = store.snapshot()
+      let total = snapshot.values.reduce(0, +)
+      guard total == 1 else {
+        Issue.record(
+          "a transfer was queued as the snapshot's read number \(moment) was submitted, and the snapshot \(snapshot) holds \(total) coins, not 1: it copied the accounts in separate reads. Return the contents from one `read`"
+        )
+        return
+      }
+      guard reads.count > moment else { return }
+    }
+  }
+}
+
+/// Lets a store's own queue hook reach the store without keeping it alive.
+final class WeakStoreSlot: @unchecked Sendable {
+  // @unchecked: written once, before the store is used; read only after that.
+  weak var store: ReaderWriterStore<String, Int>?
 }
 
 /// What the threads of a test did, in order, for the test and the other threads to wait on.
