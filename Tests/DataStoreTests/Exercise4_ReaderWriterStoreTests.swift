@@ -302,6 +302,37 @@ struct Exercise4_ReaderWriterStoreTests {
       guard reads.count > moment else { return }
     }
   }
+
+  @Test("a get queued behind a set sees it, even while a read in progress holds the set back")
+  func aGetQueuedBehindASetSeesIt() {
+    // A reader, on a thread of its own, stays inside `read` while the test sets a value and gets
+    // it back: the set waits on the queue behind the reader, and the get behind the set. The
+    // reader leaves once the get has been submitted to the queue, or has returned without it.
+    let log = EventLog()
+    let store = ReaderWriterStore(["k": 0]) { log.record(.submitted($0)) }
+    Thread {
+      store.read { _ in
+        log.record(.readerInside(0))
+        log.wait { events in
+          let sinceInside = events.drop { $0 != .readerInside(0) }
+          return sinceInside.contains { $0 == .submitted(isBarrier: false, isSync: true) || $0.isBarrierRead }
+            || sinceInside.contains(.readReturned)
+        }
+        log.record(.readerLeaving)
+      }
+      log.record(.readerDone(0))
+    }.start()
+    log.wait { events in events.contains(.readerInside(0)) || events.contains(.readerDone(0)) }
+    store.set(1, for: "k")
+    let seen = store.get("k")
+    log.record(.readReturned)
+    let finished = log.wait { $0.contains(.readerDone(0)) }
+    #expect(finished, "the reader never left `read` (a deadlock?)")
+    #expect(
+      seen == 1,
+      "get right after set(1, for: \"k\") returned \(seen.map(String.init) ?? "nil") while the set waited behind a read: a get must go through the queue, where it waits behind the barrier queued before it; the events were \(log.events)"
+    )
+  }
 }
 
 /// Lets a store's own queue hook reach the store without keeping it alive.
@@ -325,6 +356,7 @@ final class EventLog: @unchecked Sendable {
     case submitted(isBarrier: Bool, isSync: Bool)
     case started(isBarrier: Bool, isSync: Bool)
     case transformGiven(Int?)
+    case readReturned
 
     /// What the queue said: a block was asked for, or (`hasStarted`) a block began to run.
     static func submitted(_ submission: InstrumentedQueue.Submission) -> Event {
@@ -361,6 +393,7 @@ final class EventLog: @unchecked Sendable {
       case .submitted(let isBarrier, let isSync): "\(isSync ? "sync" : "async")\(isBarrier ? " barrier" : "") block"
       case .started(let isBarrier, let isSync): "\(isSync ? "sync" : "async")\(isBarrier ? " barrier" : "") block started"
       case .transformGiven(let value): "transform given \(value.map(String.init) ?? "nil")"
+      case .readReturned: "read returned"
       }
     }
   }
