@@ -107,4 +107,30 @@ struct Exercise1_DataStoreTests {
     }
     #expect(await store.snapshot() == model, "seed \(seed): the final snapshot should equal the model")
   }
+
+  @Test("a call waiting its turn on the actor sees the store before a replacement or after it, never in between")
+  func aCallWaitingOnTheActorSeesNoHalfReplacement() async {
+    // Each order queues a replacement and a snapshot on the actor, the second behind the first.
+    // A replaceAll or a snapshot that suspends halfway lets the other one in at that point.
+    let before = Dictionary(uniqueKeysWithValues: (0..<100).map { ($0, 1) })
+    let after = Dictionary(uniqueKeysWithValues: (100..<200).map { ($0, 2) })
+    for snapshotFirst in [false, true] {
+      let store = DataStore(before)
+      let seen = Recorder<[Int: Int]>()
+      let replace: @Sendable (isolated DataStore<Int, Int>) async -> Void = { _ in
+        await store.replaceAll(with: after)
+      }
+      let look: @Sendable (isolated DataStore<Int, Int>) async -> Void = { _ in
+        seen.append(await store.snapshot())
+      }
+      let calls = snapshotFirst ? [look, replace] : [replace, look]
+      for caller in await queueBehindOneTurn(of: store, calls) { await caller.value }
+      let snapshot = seen.values.first ?? [:]
+      let order = snapshotFirst ? "a snapshot, then a replaceAll waiting behind it" : "a replaceAll, then a snapshot waiting behind it"
+      #expect(
+        snapshot == (snapshotFirst ? before : after),
+        "\(order): the snapshot holds \(snapshot.count) entries, \(snapshot.values.filter { $0 == 1 }.count) of them from before the replacement: the first call suspended halfway and let the second in. Keep replaceAll and snapshot free of `await`"
+      )
+    }
+  }
 }

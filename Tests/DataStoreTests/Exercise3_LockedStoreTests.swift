@@ -116,4 +116,31 @@ struct Exercise3_LockedStoreTests {
       seed: seed, set: { store.set($0, for: $1) }, remove: { store.remove($0) }, removeReturnsTheValue: true,
       get: { store.get($0) }, count: { store.count }, snapshot: { store.snapshot() })
   }
+
+  @Test("a snapshot taken while a transfer lands at any moment the lock is free sees it whole or not at all")
+  func aSnapshotSeesATransferWholeOrNotAtAll() {
+    // Scenario n moves the one coin from alice to bob right after the n-th time the snapshot
+    // releases the lock. A snapshot copied in more than one critical section has such a gap, and
+    // the copy then holds one account from before the transfer and the other from after it.
+    for moment in 1...20 {
+      let intruder = Intruder(at: moment)
+      let store = LockedStore(["alice": 1, "bob": 0], afterUnlock: intruder.afterUnlock)
+      intruder.arm {
+        store.transaction { accounts in
+          accounts["alice", default: 0] -= 1
+          accounts["bob", default: 0] += 1
+        }
+      }
+      let snapshot = store.snapshot()
+      intruder.disarm()
+      let total = snapshot.values.reduce(0, +)
+      guard total == 1 else {
+        Issue.record(
+          "a transfer ran right after the snapshot's unlock number \(moment), and the snapshot \(snapshot) holds \(total) coins, not 1: it copied the accounts in separate critical sections. Return the contents from one withLock"
+        )
+        return
+      }
+      guard intruder.intruded else { return }
+    }
+  }
 }

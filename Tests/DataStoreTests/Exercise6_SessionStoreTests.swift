@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Workbook
 import WorkbookTesting
 
 @testable import DataStore
@@ -26,6 +27,10 @@ struct Exercise6_SessionStoreTests {
       let file = directory.file("session.json")
       let store = SessionStore(fileURL: file)
       try await store.login(userID: "u-1", accessToken: "access-1", refreshToken: "refresh-1")
+      let relaunchedAfterLogin = SessionStore(fileURL: file)
+      try await relaunchedAfterLogin.load()
+      let saved = await relaunchedAfterLogin.snapshot()
+      #expect(saved.userID == "u-1", "login should save the session: a relaunch right after it found \(saved)")
       try await store.setPreference("dark", for: "theme")
       let relaunched = SessionStore(fileURL: file)
       try await relaunched.load()
@@ -388,4 +393,39 @@ struct Exercise6_SessionStoreTests {
       #expect(await store.snapshot() == .empty, "no folder, no file, no session: load() empties memory too")
     }
   }
+
+  @Test func aCorruptFileThatCannotBeMovedAsideIsAWriteFailure() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      try Data("not a session".utf8).write(to: file)
+      let store = SessionStore(fileURL: file, files: FileRemovedAfterReading())
+      do {
+        try await store.load()
+        Issue.record("load() of a corrupt file it could not move aside returned normally; it should throw .writeFailed")
+      } catch SessionStoreError.writeFailed {
+        // The move failed, and the error says so rather than naming a copy that does not exist.
+      } catch {
+        Issue.record(
+          "the corrupt file was gone before it could be moved aside, so no copy is kept at session.json.corrupt: load() threw \(error), where .writeFailed says the move failed"
+        )
+      }
+      #expect(await store.snapshot() == .empty, "a file that did not decode leaves the session empty, moved aside or not")
+    }
+  }
+}
+
+/// The real disk, where another process deletes the session file right after the store read it:
+/// the store's move of a corrupt file aside then finds nothing to move.
+struct FileRemovedAfterReading: FileSystem {
+  func contents(of url: URL) throws -> Data {
+    let data = try Data(contentsOf: url)
+    try FileManager.default.removeItem(at: url)
+    return data
+  }
+
+  func itemExists(at url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
+
+  func write(_ data: Data, to url: URL, options: Data.WritingOptions) throws { try data.write(to: url, options: options) }
+
+  func write(_ data: Data, to handle: FileHandle) throws { try handle.write(contentsOf: data) }
 }

@@ -186,4 +186,38 @@ struct Exercise1_ObservableTests {
     #expect(Set(seen.values) == Set(1...1_000), "every intermediate value 1...1,000 should be delivered exactly once")
     token.cancel()
   }
+
+  @Test("a cancellation runs once: not again for a cancel from another thread while it runs, a second cancel, or the release")
+  func aCancellationRunsOnce() {
+    let runs = Recorder<Int>()
+    let slot = WeakTokenSlot()
+    do {
+      let token = ObserverToken {
+        runs.append(1)
+        guard runs.count == 1 else { return }
+        // Another thread cancels the token while this cancellation runs; wait for its call to return.
+        let returned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+          slot.token?.cancel()
+          returned.signal()
+        }
+        returned.wait()
+      }
+      slot.token = token
+      token.cancel()
+      #expect(
+        runs.count == 1,
+        "a cancel() from another thread while the cancellation was running ran it again: \(runs.count) runs. Take the action out of the token, under its lock, before running it"
+      )
+      token.cancel()
+      #expect(runs.count == 1, "a second cancel() ran the cancellation again: \(runs.count) runs")
+    }
+    #expect(runs.count == 1, "releasing a token already cancelled ran the cancellation again: \(runs.count) runs")
+  }
+}
+
+/// Lets a token's own cancellation reach the token without keeping it alive.
+final class WeakTokenSlot: @unchecked Sendable {
+  // @unchecked: written once, before the token can be cancelled; read only after that.
+  weak var token: ObserverToken?
 }

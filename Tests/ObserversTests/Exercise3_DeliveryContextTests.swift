@@ -148,4 +148,24 @@ struct Exercise3_DeliveryContextTests {
       "1 was waiting for the main actor when the token was cancelled: it must not run after cancel() returned; got \(seen.values)")
     #expect(count.observerCount == 0, "the observer is removed from the observable too")
   }
+
+  @Test("the first call hops even for an observer registered on the queue itself")
+  func aFirstCallRegisteredOnTheQueueStillHops() {
+    let tagged = TaggedQueue()
+    let count = Observable(0)
+    let seen = Recorder<Int>()
+    var token: ObserverToken?
+    var seenDuringRegistration: [Int] = []
+    tagged.queue.sync {
+      token = count.observe(on: tagged.queue) { seen.append($0) }
+      seenDuringRegistration = seen.values
+    }
+    tagged.flush()
+    #expect(
+      seenDuringRegistration.isEmpty,
+      "observe(on:) was called on its own queue and ran the first call before returning: it must hop like every other call, so the order never depends on where you registered; got \(seenDuringRegistration)"
+    )
+    #expect(seen.values == [0], "the first call arrives once the queue runs it; got \(seen.values)")
+    token?.cancel()
+  }
 }

@@ -17,6 +17,15 @@ struct BadgeChanged: TypedNotification, Equatable {
   let count: Int
 }
 
+/// Two payload types whose short names are the same, as in two features of one app.
+enum Billing {
+  struct Updated: TypedNotification {}
+}
+
+enum Profile {
+  struct Updated: TypedNotification {}
+}
+
 @Suite("Exercise 4 — Typed notifications", .timeLimit(.minutes(1)))
 struct Exercise4_TypedNotificationTests {
   // Each test has its own center, so tests running in parallel never hear one another.
@@ -114,5 +123,17 @@ struct Exercise4_TypedNotificationTests {
     center.post(BadgeChanged(count: 1))
     center.removeObserver(observer)
     #expect(names.values == ["BadgeChanged"], "a typed post is an ordinary notification under the type's name, so older code can still listen")
+  }
+
+  @Test func payloadTypesWithTheSameShortNameHaveNamesOfTheirOwn() {
+    #expect(
+      Billing.Updated.name != Profile.Updated.name,
+      "Billing.Updated and Profile.Updated both post as \(Billing.Updated.name.rawValue): derive the default name from the type's full name, `String(reflecting:)`"
+    )
+    let heard = Recorder<String>()
+    let observer = center.addObserver(forName: Billing.Updated.name, object: nil, queue: nil) { heard.append($0.name.rawValue) }
+    center.post(Profile.Updated())
+    center.removeObserver(observer)
+    #expect(heard.values.isEmpty, "a plain observer of Billing.Updated heard a post of Profile.Updated: \(heard.values)")
   }
 }
