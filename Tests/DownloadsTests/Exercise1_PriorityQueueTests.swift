@@ -319,3 +319,24 @@ extension Exercise1_PriorityQueueTests {
     }
   }
 }
+
+// MARK: - The ticket of the next element
+
+extension Exercise1_PriorityQueueTests {
+  @Test("peekTicket names the element dequeue hands out next, aging included, and takes nothing out")
+  func peekTicketNamesTheNextElement() {
+    let clock = ManualClock()
+    var queue = PriorityQueue<String, ManualClock>(clock: clock, agingBound: .seconds(10))
+    #expect(queue.peekTicket() == nil, "an empty queue has no next element")
+    let low = queue.enqueue("low", priority: .low)
+    clock.advance(by: .seconds(10))
+    let normal = queue.enqueue("normal", priority: .normal)
+    let next = queue.peekTicket()
+    #expect(
+      next == low,
+      "after one 10 s bound the low element counts as normal and arrived first, so it is next: expected \(low), got \(String(describing: next)) (\(normal) is the normal one)"
+    )
+    #expect(queue.count == 2, "peekTicket must not take the element out; count is \(queue.count)")
+    #expect(queue.dequeue() == "low", "dequeue hands out the element peekTicket named")
+  }
+}

@@ -271,3 +271,18 @@ struct Exercise3_DownloadSchedulerTests {
     await clock.advance(by: .seconds(1))
   }
 }
+
+// MARK: - No aging at all
+
+extension Exercise3_DownloadSchedulerTests {
+  @Test("agingBound nil turns aging off for good: low work waits past two default bounds of high traffic")
+  func noAgingBoundMeansStrictPriorities() async throws {
+    // 65 s is more than two bounds of the default 30 s: a queue that ages by the default would
+    // have lifted the low job to high by then.
+    let step = try await stepWhenLowRuns(agingBound: nil, steps: 65)
+    #expect(
+      step == nil,
+      "with agingBound nil the low job must wait as long as high jobs keep coming; it ran at step \(String(describing: step)) (of 65 s)"
+    )
+  }
+}

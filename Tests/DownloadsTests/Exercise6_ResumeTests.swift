@@ -401,4 +401,38 @@ struct Exercise6_ResumeTests {
     empty.bytesOnDisk = 0
     #expect(empty.request().rangeStart == nil, "with nothing on disk there is nothing to continue")
   }
+
+  @Test("a pause after the download completed throws notRunning, and the file stays whole")
+  func pausingAFinishedDownloadThrowsNotRunning() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let url = fileURL("done.bin", size: 1_000)
+      let transport = ScriptedTransport(chunkSize: 256)
+      transport.serve(url, .init(size: 1_000, etag: "\"d\""))
+      let handle = Downloader(transport: transport).start(url, to: directory.file("done.bin"))
+      let file = try await handle.result()
+      await #expect(throws: DownloadError.notRunning, "the download had completed: there is nothing left to pause") {
+        _ = try await handle.pause()
+      }
+      #expect(
+        try Data(contentsOf: file) == ScriptedTransport.content(size: 1_000),
+        "a pause that comes too late must leave the finished file as it was")
+    }
+  }
+
+  @Test("waiting for the file of a paused download throws CancellationError")
+  func aPausedDownloadHasNoFile() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let hold = Self.hold()
+      let url = fileURL("paused.bin", size: Self.size)
+      let transport = hold.transport(chunkSize: Self.chunk)
+      transport.serve(url, .init(size: Self.size, etag: "\"p\""))
+      let handle = Downloader(transport: transport).start(url, to: directory.file("paused.bin"))
+      try await hold.waitUntilHeld(handle, .tasks)
+      let data = try await handle.pause()
+      await #expect(throws: CancellationError.self, "a paused download has no file yet: result() throws CancellationError") {
+        _ = try await handle.result()
+      }
+      #expect(data.bytesOnDisk == Self.pausePoint, "the pause kept the \(Self.pausePoint) bytes on disk, got \(data.bytesOnDisk)")
+    }
+  }
 }
