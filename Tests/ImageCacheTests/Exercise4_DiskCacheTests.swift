@@ -418,4 +418,27 @@ extension Exercise4_DiskCacheTests {
       #expect(await cache.data(forKey: "avatar") == bytes(600, 3), "the second entry should still read back")
     }
   }
+
+  @Test("an entry at the low-water mark is stored; one byte more is .entryTooLarge and changes nothing")
+  func anEntryOverTheLowWaterMarkIsRefused() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let configuration = DiskCache.Configuration(sizeLimit: 1_000, lowWaterFraction: 0.5)
+      let cache = try DiskCache(directory: directory.url, configuration: configuration, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(500, 1), forKey: "at the mark")
+      #expect(await cache.data(forKey: "at the mark") == bytes(500, 1), "500 bytes is exactly the low-water mark (1,000 × 0.5) and must be stored")
+      try await cache.store(bytes(100, 2), forKey: "small")
+      await #expect(
+        throws: DiskCacheError.entryTooLarge(size: 501),
+        "501 bytes is one over the low-water mark: evicting for it could never get down to the mark, so the store throws .entryTooLarge(size: 501)"
+      ) {
+        try await cache.store(bytes(501, 3), forKey: "big")
+      }
+      let (size, count, passes) = (await cache.totalSize, await cache.count, await cache.evictionPasses)
+      #expect(
+        size == 600 && count == 2 && passes == 0,
+        "a refused entry changes nothing: expected 2 entries of 600 bytes and no eviction, got \(count) entries, \(size) bytes, \(passes) eviction passes"
+      )
+      #expect(await cache.data(forKey: "small") == bytes(100, 2), "the entries stored before stay readable")
+    }
+  }
 }
