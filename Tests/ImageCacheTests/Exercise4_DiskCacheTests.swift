@@ -441,4 +441,40 @@ extension Exercise4_DiskCacheTests {
       #expect(await cache.data(forKey: "small") == bytes(100, 2), "the entries stored before stay readable")
     }
   }
+
+  @Test("removeData and removeAll delete the files and the records, and a relaunch agrees")
+  func removalsDeleteFilesAndRecords() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      for key in ["a", "b", "c"] { try await cache.store(bytes(10), forKey: key) }
+      try await cache.flush()
+      await cache.removeData(forKey: "a")
+      let (count, size) = (await cache.count, await cache.totalSize)
+      #expect(count == 2 && size == 20, "removing \"a\" leaves 2 entries of 20 bytes; got \(count) entries, \(size) bytes")
+      #expect(
+        !directory.contents().contains(SHA256.fileName(forKey: "a")),
+        "removeData deletes the entry's file, not only its record; the directory holds \(directory.contents())")
+      let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      let (known, rebuilt) = (await reopened.count, await reopened.rebuiltIndex)
+      #expect(known == 2 && !rebuilt, "a relaunch after removeData reads an index of 2 entries; got \(known), rebuilt: \(rebuilt)")
+      await reopened.removeAll()
+      let (left, bytesLeft) = (await reopened.count, await reopened.totalSize)
+      #expect(left == 0 && bytesLeft == 0, "removeAll leaves no entry and no bytes counted; got \(left) entries, \(bytesLeft) bytes")
+      #expect(
+        directory.contents().allSatisfy { $0 == DiskCache.indexFileName },
+        "removeAll deletes every entry file; the directory holds \(directory.contents())")
+    }
+  }
+
+  @Test("a file whose size no longer matches its record is a miss and leaves the index")
+  func aFileOfAnotherSizeIsAMiss() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10), forKey: "a")
+      try bytes(4).write(to: directory.file(SHA256.fileName(forKey: "a")))  // cut short behind the cache's back
+      #expect(await cache.data(forKey: "a") == nil, "4 bytes where the record says 10 is a damaged entry: a miss, never served")
+      let (count, size) = (await cache.count, await cache.totalSize)
+      #expect(count == 0 && size == 0, "the damaged entry must leave the index; \(count) entries, \(size) bytes")
+    }
+  }
 }
