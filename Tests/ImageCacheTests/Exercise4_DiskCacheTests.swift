@@ -477,4 +477,21 @@ extension Exercise4_DiskCacheTests {
       #expect(count == 0 && size == 0, "the damaged entry must leave the index; \(count) entries, \(size) bytes")
     }
   }
+
+  @Test("opening writes nothing: a cache rebuilt from its files is rebuilt again at the next open")
+  func openingWritesNothing() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10), forKey: "a")  // no index yet: the first batch is 31 stores away
+      let before = directory.contents()
+      for launch in 1...2 {
+        let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+        let (rebuilt, files) = (await reopened.rebuiltIndex, directory.contents())
+        #expect(
+          rebuilt && files == before,
+          "launch \(launch): an open rebuilds from the files and writes nothing, so the next open rebuilds again; rebuilt: \(rebuilt), files before \(before), after \(files)"
+        )
+      }
+    }
+  }
 }
