@@ -208,7 +208,7 @@ public actor DiskCache {
     0
   }
 
-  /// Removes every entry and the index.
+  /// Removes every entry file and writes the index empty.
   public func removeAll() {
     // TODO: delete every file and the index (this empty body deletes nothing).
   }

@@ -148,4 +148,19 @@ struct Exercise1_ImageDecodingTests {
       try decoder.decode(SampleImages.png(width: 100_000, height: 100_000))
     }
   }
+
+  @Test("the pixel limit is the largest image accepted: at the limit it decodes, one pixel past it is .tooLarge")
+  func pixelLimitAtAndPastTheLimit() throws {
+    let small = HeaderImageDecoder(maximumPixelCount: 1_200)
+    let atLimit = try small.decode(SampleImages.png(width: 40, height: 30))
+    #expect(
+      atLimit.width == 40 && atLimit.height == 30,
+      "40 × 30 is exactly 1,200 pixels, the limit itself, and must decode; got \(atLimit.width) × \(atLimit.height)")
+    #expect(
+      throws: ImageDecodingError.tooLarge(width: 1_201, height: 1),
+      "1,201 × 1 is one pixel over a limit of 1,200: .tooLarge"
+    ) {
+      try small.decode(SampleImages.gif(width: 1_201, height: 1))
+    }
+  }
 }

@@ -330,4 +330,23 @@ extension Exercise2_MemoryCacheTests {
       await timer.time("an evicting set", calls: fresh.count) { cache.setValue(fresh[$0], forKey: fresh[$0]) }
     }
   }
+
+  @Test("contains counts no hit or miss and moves nothing; an expired entry counts until a read removes it")
+  func containsLeavesRecencyAndStatistics() {
+    let clock = ManualClock()
+    let cache = makeCache(ttl: .seconds(10), clock: clock)
+    cache.setValue(1, forKey: "a")
+    cache.setValue(1, forKey: "b")
+    let found = (cache.contains("a"), cache.contains("missing"))
+    #expect(found == (true, false), "contains should find \"a\" and not \"missing\"; got \(found)")
+    #expect(
+      cache.statistics == MemoryCache<String, Int>.Statistics(),
+      "contains is not a lookup: it must count no hit and no miss; statistics are \(cache.statistics)")
+    #expect(
+      cache.keysByRecency == ["b", "a"],
+      "contains must not make \"a\" the most recently used; the order is \(cache.keysByRecency), it should be b, a")
+    clock.advance(by: .seconds(10))
+    #expect(cache.contains("a"), "an expired entry still counts for contains until a read finds it expired")
+    #expect(cache.value(forKey: "a") == nil && !cache.contains("a"), "the expired read is a miss and removes the entry")
+  }
 }

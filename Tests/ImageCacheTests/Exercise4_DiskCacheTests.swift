@@ -418,4 +418,80 @@ extension Exercise4_DiskCacheTests {
       #expect(await cache.data(forKey: "avatar") == bytes(600, 3), "the second entry should still read back")
     }
   }
+
+  @Test("an entry at the low-water mark is stored; one byte more is .entryTooLarge and changes nothing")
+  func anEntryOverTheLowWaterMarkIsRefused() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let configuration = DiskCache.Configuration(sizeLimit: 1_000, lowWaterFraction: 0.5)
+      let cache = try DiskCache(directory: directory.url, configuration: configuration, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(500, 1), forKey: "at the mark")
+      #expect(await cache.data(forKey: "at the mark") == bytes(500, 1), "500 bytes is exactly the low-water mark (1,000 × 0.5) and must be stored")
+      try await cache.store(bytes(100, 2), forKey: "small")
+      await #expect(
+        throws: DiskCacheError.entryTooLarge(size: 501),
+        "501 bytes is one over the low-water mark: evicting for it could never get down to the mark, so the store throws .entryTooLarge(size: 501)"
+      ) {
+        try await cache.store(bytes(501, 3), forKey: "big")
+      }
+      let (size, count, passes) = (await cache.totalSize, await cache.count, await cache.evictionPasses)
+      #expect(
+        size == 600 && count == 2 && passes == 0,
+        "a refused entry changes nothing: expected 2 entries of 600 bytes and no eviction, got \(count) entries, \(size) bytes, \(passes) eviction passes"
+      )
+      #expect(await cache.data(forKey: "small") == bytes(100, 2), "the entries stored before stay readable")
+    }
+  }
+
+  @Test("removeData and removeAll delete the files and the records, and a relaunch agrees")
+  func removalsDeleteFilesAndRecords() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      for key in ["a", "b", "c"] { try await cache.store(bytes(10), forKey: key) }
+      try await cache.flush()
+      await cache.removeData(forKey: "a")
+      let (count, size) = (await cache.count, await cache.totalSize)
+      #expect(count == 2 && size == 20, "removing \"a\" leaves 2 entries of 20 bytes; got \(count) entries, \(size) bytes")
+      #expect(
+        !directory.contents().contains(SHA256.fileName(forKey: "a")),
+        "removeData deletes the entry's file, not only its record; the directory holds \(directory.contents())")
+      let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      let (known, rebuilt) = (await reopened.count, await reopened.rebuiltIndex)
+      #expect(known == 2 && !rebuilt, "a relaunch after removeData reads an index of 2 entries; got \(known), rebuilt: \(rebuilt)")
+      await reopened.removeAll()
+      let (left, bytesLeft) = (await reopened.count, await reopened.totalSize)
+      #expect(left == 0 && bytesLeft == 0, "removeAll leaves no entry and no bytes counted; got \(left) entries, \(bytesLeft) bytes")
+      #expect(
+        directory.contents().allSatisfy { $0 == DiskCache.indexFileName },
+        "removeAll deletes every entry file; the directory holds \(directory.contents())")
+    }
+  }
+
+  @Test("a file whose size no longer matches its record is a miss and leaves the index")
+  func aFileOfAnotherSizeIsAMiss() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10), forKey: "a")
+      try bytes(4).write(to: directory.file(SHA256.fileName(forKey: "a")))  // cut short behind the cache's back
+      #expect(await cache.data(forKey: "a") == nil, "4 bytes where the record says 10 is a damaged entry: a miss, never served")
+      let (count, size) = (await cache.count, await cache.totalSize)
+      #expect(count == 0 && size == 0, "the damaged entry must leave the index; \(count) entries, \(size) bytes")
+    }
+  }
+
+  @Test("opening writes nothing: a cache rebuilt from its files is rebuilt again at the next open")
+  func openingWritesNothing() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let cache = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(10), forKey: "a")  // no index yet: the first batch is 31 stores away
+      let before = directory.contents()
+      for launch in 1...2 {
+        let reopened = try DiskCache(directory: directory.url, clock: ManualClock(), startDate: start)
+        let (rebuilt, files) = (await reopened.rebuiltIndex, directory.contents())
+        #expect(
+          rebuilt && files == before,
+          "launch \(launch): an open rebuilds from the files and writes nothing, so the next open rebuilds again; rebuilt: \(rebuilt), files before \(before), after \(files)"
+        )
+      }
+    }
+  }
 }

@@ -365,4 +365,23 @@ struct Exercise6_ImageLoaderTests {
     let metrics = await loader.metrics
     #expect(metrics.requests == 1_000 && metrics.networkFetches == 1, "1,000 requests, one fetch: \(metrics)")
   }
+
+  @Test("isCached counts no hit, miss or request; going to the background trims the memory tier to half")
+  func isCachedCountsNothingAndBackgroundTrims() async throws {
+    let loader = ImageLoader(fetch: Server().fetch(), diskCache: nil, memoryCache: ImageLoader.makeMemoryCache(costLimit: 400))
+    let urls = (0..<4).map { URL(string: "https://images.example.com/\($0).png")! }
+    // 5 × 5 pixels decode to 100 bytes: four of them fill the 400-byte tier.
+    for url in urls { loader.memoryCache.setValue(DecodedImage(format: .png, width: 5, height: 5, bytes: Data()), forKey: url) }
+    let cached = await loader.isCached(urls[0])
+    #expect(cached, "an image in the memory tier is cached")
+    let (statistics, requests) = (loader.memoryCache.statistics, await loader.metrics.requests)
+    #expect(
+      statistics == MemoryCache<URL, DecodedImage>.Statistics() && requests == 0,
+      "isCached is a question, not a lookup: no hit, miss or request may be counted; statistics \(statistics), requests \(requests)")
+    loader.didEnterBackground()
+    let left = loader.memoryCache.keysByRecency
+    #expect(
+      left == [urls[3], urls[2]],
+      "going to the background trims the memory tier to half its cost limit (200 of 400 bytes), keeping the two newest images; left: \(left)")
+  }
 }

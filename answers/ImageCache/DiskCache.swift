@@ -257,7 +257,7 @@ public actor DiskCache {
     return expired.count
   }
 
-  /// Removes every entry and the index.
+  /// Removes every entry file and writes the index empty.
   public func removeAll() {
     for name in records.keys { try? FileManager.default.removeItem(at: fileURL(name)) }
     records = [:]
