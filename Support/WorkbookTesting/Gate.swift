@@ -11,9 +11,17 @@ import Workbook
 /// Waiting ignores cancellation on purpose: it stands for work that takes a while to notice it was
 /// cancelled, which is exactly the window a cancellation test needs to hold open. So that a test
 /// which stops early (a failed `#require` before it opens the gate) cannot leave a caller parked
-/// for ever, and with it the whole test run, a caller still parked after `safetyNet` is let
+/// for ever, and with it the whole test run, a caller still parked after `Gate.safetyNet` is let
 /// through. Correct code never waits that long: the test opens the gate as soon as it has acted.
 public final class Gate: Sendable {
+  /// How long a caller stays parked if the test never opens the gate: 45 s, past the 20 s (40 s
+  /// under the thread sanitizer) that any wait of the test itself (`settle()`, `eventually`) may
+  /// last, and below every suite's one-minute limit. `settle()` waits until every task of the
+  /// whole process is parked, so on a machine busy enough it can take that long; a gate that let
+  /// its caller through at the same 20 s would move the code under test past the point the test
+  /// is about to look at, and fail a right answer. A test that stops early still ends the wait.
+  public static let safetyNet: Duration = .seconds(45)
+
   private struct State {
     var isOpen = false
     var passes = 0
@@ -42,7 +50,7 @@ public final class Gate: Sendable {
         return state.nextID
       }
       guard let parked else { return continuation.resume() }
-      let (seconds, attoseconds) = safetyNet.components
+      let (seconds, attoseconds) = Gate.safetyNet.components
       let limit = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
       DispatchQueue.global().asyncAfter(deadline: limit) { [state] in
         let stuck = state.withLock { state -> CheckedContinuation<Void, Never>? in
