@@ -63,22 +63,14 @@ struct Exercise4_ReaderWriterStoreTests {
     // each block it was given starts.
     let log = EventLog()
     let store = ReaderWriterStore(["k": 0]) { log.record(.submitted($0)) }
-    Thread {
-      store.read { _ in
-        log.record(.readerInside(0))
-        log.wait { events in
-          // The read's own request to the queue comes before it got in; the write's come after.
-          let readIsOnTheQueue = events.first?.isSubmission ?? false
-          let sinceInside = events.drop { $0 != .readerInside(0) }
-          return sinceInside.contains(where: \.isWriteStarted) || sinceInside.contains(where: \.isAsyncStart)
-            || (readIsOnTheQueue && sinceInside.contains(where: \.isBarrier))
-            || (sinceInside.contains(.updateReturned) && !sinceInside.contains(where: \.isAsync))
-        }
-        log.record(.readerLeaving)
-      }
-      log.record(.readerDone(0))
-    }.start()
-    log.wait { events in events.contains(.readerInside(0)) || events.contains(.readerDone(0)) }
+    Self.startReader(store, log) { events in
+      // The read's own request to the queue comes before it got in; the write's come after.
+      let readIsOnTheQueue = events.first?.isSubmission ?? false
+      let sinceInside = events.drop { $0 != .readerInside(0) }
+      return sinceInside.contains(where: \.isWriteStarted) || sinceInside.contains(where: \.isAsyncStart)
+        || (readIsOnTheQueue && sinceInside.contains(where: \.isBarrier))
+        || (sinceInside.contains(.updateReturned) && !sinceInside.contains(where: \.isAsync))
+    }
     switch write {
     case "set": store.set(1, for: "k")
     case "remove": store.remove("k")
@@ -114,18 +106,10 @@ struct Exercise4_ReaderWriterStoreTests {
     // sync barrier submitted, and the test finds the write returned only after the reader left.
     let log = EventLog()
     let store = ReaderWriterStore(["k": 0]) { log.record(.submitted($0)) }
-    Thread {
-      store.read { _ in
-        log.record(.readerInside(0))
-        log.wait { events in
-          let sinceInside = events.drop { $0 != .readerInside(0) }
-          return sinceInside.contains(.writeReturned) || sinceInside.contains(where: \.isBarrierRead)
-        }
-        log.record(.readerLeaving)
-      }
-      log.record(.readerDone(0))
-    }.start()
-    log.wait { events in events.contains(.readerInside(0)) || events.contains(.readerDone(0)) }
+    Self.startReader(store, log) { events in
+      let sinceInside = events.drop { $0 != .readerInside(0) }
+      return sinceInside.contains(.writeReturned) || sinceInside.contains(where: \.isBarrierRead)
+    }
     switch write {
     case "set": store.set(1, for: "k")
     case "remove": store.remove("k")
@@ -310,19 +294,11 @@ struct Exercise4_ReaderWriterStoreTests {
     // reader leaves once the get has been submitted to the queue, or has returned without it.
     let log = EventLog()
     let store = ReaderWriterStore(["k": 0]) { log.record(.submitted($0)) }
-    Thread {
-      store.read { _ in
-        log.record(.readerInside(0))
-        log.wait { events in
-          let sinceInside = events.drop { $0 != .readerInside(0) }
-          return sinceInside.contains { $0 == .submitted(isBarrier: false, isSync: true) || $0.isBarrierRead }
-            || sinceInside.contains(.readReturned)
-        }
-        log.record(.readerLeaving)
-      }
-      log.record(.readerDone(0))
-    }.start()
-    log.wait { events in events.contains(.readerInside(0)) || events.contains(.readerDone(0)) }
+    Self.startReader(store, log) { events in
+      let sinceInside = events.drop { $0 != .readerInside(0) }
+      return sinceInside.contains { $0 == .submitted(isBarrier: false, isSync: true) || $0.isBarrierRead }
+        || sinceInside.contains(.readReturned)
+    }
     store.set(1, for: "k")
     let seen = store.get("k")
     log.record(.readReturned)
@@ -332,6 +308,24 @@ struct Exercise4_ReaderWriterStoreTests {
       seen == 1,
       "get right after set(1, for: \"k\") returned \(seen.map(String.init) ?? "nil") while the set waited behind a read: a get must go through the queue, where it waits behind the barrier queued before it; the events were \(log.events)"
     )
+  }
+
+  /// Starts a reader on a thread of its own that stays inside `read` until `leave` holds of the
+  /// log's events, and returns once it is inside (or done, when `read` returned without running
+  /// its body, as a starter's does).
+  static func startReader(
+    _ store: ReaderWriterStore<String, Int>, _ log: EventLog,
+    leavingWhen leave: @escaping @Sendable ([EventLog.Event]) -> Bool
+  ) {
+    Thread {
+      store.read { _ in
+        log.record(.readerInside(0))
+        log.wait(until: leave)
+        log.record(.readerLeaving)
+      }
+      log.record(.readerDone(0))
+    }.start()
+    log.wait { events in events.contains(.readerInside(0)) || events.contains(.readerDone(0)) }
   }
 }
 
