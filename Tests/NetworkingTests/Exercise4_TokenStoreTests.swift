@@ -423,7 +423,7 @@ struct Exercise4_TokenStoreTests {
     let token = try? await late.value
     #expect(
       token == "new-1",
-      "a refresh is in flight, so the current token was rejected too: the late caller should wait for the new token, not get the dead one; got \(String(describing: token))"
+      "a refresh is in flight and is about to replace the current token: the late caller should wait for the new token, not get the one on its way out; got \(String(describing: token))"
     )
     for task in callers.tasks { _ = await task.result }
     #expect(refreshes.value == 1, "everyone shares the one refresh, saw \(refreshes.value)")
