@@ -286,8 +286,38 @@ lint: ## swift format lint on answers, tests and tooling, as .swift-format says
 	fi; \
 	$(SWIFT) format lint --configuration .swift-format --strict --recursive --parallel $(LINT_PATHS) && echo "lint: clean"
 
-bench: ## release-build benchmarks behind the chapters' performance claims
-	WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT_RUN) -c release --scratch-path .build/bench workbook-bench $(BENCH_FLAGS)
+# `make bench` records each section's output, headed by the date, the machine, its load and the
+# toolchain, in the chapter's bench/ folder: the texts' figures cite rows of those files, and
+# `workbook check` compares them. A --quick run (one round) only prints.
+BENCH_SECTIONS := datastore=01-data-store imagecache=04-image-cache downloads=05-downloads
+bench: ## release-build benchmarks behind the chapters' performance claims, recorded in Chapters/NN-*/bench/
+##      BENCH_FLAGS="datastore --quick"   one section (datastore, imagecache, downloads); --quick: print only
+	@WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT_BUILD) -c release --scratch-path .build/bench \
+	  --product workbook-bench 2>&1 | grep -Ev '^\[|^Building|^Build complete|^Compiling|^Write'; \
+	  test $${PIPESTATUS[0]} -eq 0 || { echo "make bench: the answers did not build in release (above)" >&2; exit 1; }
+	@bench="$(call bin-path,.build/bench,-c release)/workbook-bench"; \
+	flags=""; wanted=""; \
+	for word in $(BENCH_FLAGS); do case "$$word" in --*) flags="$$flags $$word" ;; *) wanted="$$wanted $$word" ;; esac; done; \
+	for word in $$wanted; do \
+	  case " $(BENCH_SECTIONS) " in *" $$word="*) ;; *) "$$bench" $$word; exit 2 ;; esac; \
+	done; \
+	stamp="$$(date -u +%Y%m%d-%H%M)-$$(uname -s | tr A-Z a-z)-$$(uname -m)"; \
+	cpu="$$( (sysctl -n machdep.cpu.brand_string 2>/dev/null || sed -n 's/^model name[^:]*: //p' /proc/cpuinfo 2>/dev/null) | head -1)"; \
+	for pair in $(BENCH_SECTIONS); do \
+	  section="$${pair%%=*}"; folder="Chapters/$${pair#*=}/bench"; \
+	  case " $$wanted " in "  ") ;; *" $$section "*) ;; *) continue ;; esac; \
+	  case " $$flags " in *" --quick "*) "$$bench" $$flags $$section || exit $$?; continue ;; esac; \
+	  mkdir -p "$$folder"; record="$$folder/$$stamp.txt"; \
+	  { echo "# make bench BENCH_FLAGS=$$section"; \
+	    echo "# date: $$(date -u +%Y-%m-%dT%H:%MZ)"; \
+	    echo "# machine: $$(uname -sm), $$(getconf _NPROCESSORS_ONLN) cores, $${cpu:-unknown processor}"; \
+	    echo "# load before the run: $$(uptime | sed 's/.*load average[s]*: //')"; \
+	    echo "# toolchain: $$($(SWIFT) --version 2>&1 | grep -m1 -i 'swift')"; \
+	    echo; } > "$$record.part"; \
+	  "$$bench" $$flags $$section | tee -a "$$record.part"; \
+	  test $${PIPESTATUS[0]} -eq 0 || { rm -f "$$record.part"; exit 1; }; \
+	  mv "$$record.part" "$$record"; echo "== recorded in $$record"; \
+	done
 
 # `make bench-N` builds the bench twice, from your Sources/ and from answers/ (the two modules
 # have the same name, so one program cannot hold both), and the answer's copy runs both in turns.

@@ -287,6 +287,14 @@
       return variance == 0 ? 0 : covariance / variance
     }
 
+    /// The width of a summary row's label, so the figures line up.
+    static let summaryWidth = 56
+
+    /// A summary row: its label, then one ratio per size, in the tables' format.
+    static func summaryRow(_ label: String, _ ratios: [Double]) -> String {
+      "    " + pad(label, summaryWidth) + ratios.map { String(format: "  %.2f×", $0) }.joined()
+    }
+
     static func measureAll<Key: Hashable & Sendable>(
       _ bench: Bench, quick: Bool, keys: Keys<Key>, verdicts: inout [String]
     ) {
@@ -313,29 +321,35 @@
           overNSCache[name, default: []].append(nsCache.nanosecondsPerOperation / lru.nanosecondsPerOperation)
         }
       }
-      verdicts.append("  \(keys.name), the LRU against the same dictionary behind the same Mutex:")
+      // Rows first (a label, then one figure per size), so a text can cite a figure by its row;
+      // the verdicts follow in words.
+      let sizesLabel = sizes.map(String.init).joined(separator: ", ")
+      verdicts.append("  \(keys.name), the LRU against the same dictionary behind the same Mutex, n = \(sizesLabel):")
       for name in ["get", "set"] {
         guard let target = targets[name], let points = overLocked[name], !points.isEmpty else { continue }
         let worst = points.map(\.ratio).max() ?? 0
         let trend = growthPerDecade(points)
-        let each = points.map { String(format: "%.2f× at %d", $0.ratio, $0.n) }.joined(separator: ", ")
-        verdicts.append(
-          "    \(name): within \(String(format: "%.1f", target))× at every size — " + (worst <= target ? "met" : "NOT met")
-            + " (\(each))")
-        verdicts.append(
-          "    \(name): no upward trend across sizes (under +0.10 per decade on a log scale) — "
-            + (trend <= 0.1 ? "met" : "NOT met") + String(format: " (%+.2f per decade)", trend))
+        verdicts.append(summaryRow("LRU over the locked dictionary, \(name), \(keys.name)", points.map(\.ratio)))
         if let floors = floorOverLocked[name], !floors.isEmpty {
-          let each = floors.map { String(format: "%.2f× at %d", $0.ratio, $0.n) }.joined(separator: ", ")
+          verdicts.append(summaryRow("recency list over the locked dictionary, \(name), \(keys.name)", floors.map(\.ratio)))
+        }
+        if let speedups = overNSCache[name], !speedups.isEmpty {
+          verdicts.append(summaryRow("NSCache over the LRU, \(name), \(keys.name)", speedups))
+        }
+        verdicts.append("    " + pad("growth per decade, \(name), \(keys.name)", summaryWidth) + String(format: "  %+.2f", trend))
+        verdicts.append(
+          "    \(name): within \(String(format: "%.1f", target))× of the locked dictionary at every size: "
+            + (worst <= target ? "met" : "NOT met"))
+        verdicts.append(
+          "    \(name): no upward trend across sizes (under +0.10 per decade on a log scale): "
+            + (trend <= 0.1 ? "met" : "NOT met"))
+        if let floors = floorOverLocked[name], !floors.isEmpty {
           let over = floors.filter { $0.ratio > target }.map { String($0.n) }
           verdicts.append(
-            "    \(name): the floor, a dictionary and a recency list and nothing else (\(each)): "
+            "    \(name): the floor, a dictionary and a recency list and nothing else: "
               + (over.isEmpty
                 ? "within the target, so any gap is the cache's own"
                 : "over the target at n = \(over.joined(separator: ", ")), where no exact linked-list LRU can meet it"))
-        }
-        if let speedups = overNSCache[name], let low = speedups.min(), let high = speedups.max() {
-          verdicts.append(String(format: "    \(name): NSCache (reported, not a target): the LRU is %.1f×–%.1f× faster", low, high))
         }
       }
     }
