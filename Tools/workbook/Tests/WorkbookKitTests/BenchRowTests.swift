@@ -12,7 +12,8 @@ struct BenchRowTests {
       Measured on Linux: `make bench` row “actor (DataStore)” costs 1.2×.
 
       And `make bench-4` row “LRU get,
-      hit” against `make bench` row "NSLock"; `make bench` alone is no citation.
+      hit” against `make bench` row "NSLock"; `make bench` alone is no citation, and `make
+      bench` row “wrapped” is one.
       """
     #expect(
       benchCitations(text) == [
@@ -21,6 +22,7 @@ struct BenchRowTests {
           figures: [BenchFigure(text: "1.2×", values: [(1.2, 1)])]),
         BenchCitation(line: 3, command: "`make bench-4`", label: "LRU get, hit"),
         BenchCitation(line: 4, command: "`make bench`", label: "NSLock"),
+        BenchCitation(line: 4, command: "`make bench`", label: "wrapped"),
       ])
   }
 

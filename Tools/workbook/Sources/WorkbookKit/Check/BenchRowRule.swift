@@ -84,7 +84,7 @@ struct BenchCitation: Equatable {
 
 /// The benchmark rows a text cites, with the line each citation starts on.
 func benchCitations(_ text: String) -> [BenchCitation] {
-  let pattern = #"(`make bench(?:-\d+)?`)\s+rows?\s+(?:“([^”]*)”|"([^"]*)")"#
+  let pattern = #"(`make\s+bench(?:-\d+)?`)\s+rows?\s+(?:“([^”]*)”|"([^"]*)")"#
   guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
   let range = NSRange(text.startIndex..., in: text)
   let found = regex.matches(in: text, range: range)
@@ -99,6 +99,7 @@ func benchCitations(_ text: String) -> [BenchCitation] {
     if let end = scope.range(of: #"\.(?=\s|$)|\n[ \t]*\n"#, options: .regularExpression) {
       scope = scope[..<end.lowerBound]
     }
-    return BenchCitation(line: line, command: String(text[command]), label: label, figures: benchFigures(String(scope)))
+    let written = text[command].replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+    return BenchCitation(line: line, command: written, label: label, figures: benchFigures(String(scope)))
   }
 }
