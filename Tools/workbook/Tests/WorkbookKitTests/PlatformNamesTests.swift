@@ -36,7 +36,7 @@ struct PlatformNamesTests {
     #expect(problems.count == 2)
   }
 
-  @Test("not checked: Foundation, types the toolchain lacks, the workbook's own types, and a paragraph about Swift 6.4 or iOS 27")
+  @Test("not checked: types the toolchain lacks, the workbook's own types, and a paragraph about Swift 6.4 or iOS 27")
   func outOfReach() throws {
     let text = """
       `URLSessionTask.priority`, `BGTaskScheduler.submitTaskRequest(_:)`, `Counter.incremented(by:)`.
@@ -44,5 +44,20 @@ struct PlatformNamesTests {
       Swift 6.4 adds `Task.cancellationShield(of:)`, new in iOS 27.
       """
     #expect(try Self.problems(text + "\n").isEmpty)
+  }
+
+  @Test("Foundation is checked: a wrong label is refused; a member only Apple's Foundation has passes where taught with its availability")
+  func foundation() throws {
+    #expect(try Self.problems("`URLSession.data(for:delegate:)` and `FileManager.fileExists(atPath:)`.\n").isEmpty)
+    let wrongLabel = try Self.problems("`FileManager.fileExists(at:)`.\n")
+    #expect(wrongLabel.count == 1)
+    let untaught = try Self.problems("Ask `URLResourceKey.volumeAvailableCapacityForImportantUsageKey` first.\n")
+    #expect(untaught.count == 1)
+    #expect(untaught.first?.message.contains("is not in this toolchain's Foundation") == true)
+    #expect(
+      try Self.problems("Ask `URLResourceKey.volumeAvailableCapacityForImportantUsageKey` (iOS 11.0+) first.\n").isEmpty)
+    #expect(
+      try Self.problems("`FileManager.fileExists(at:)` (iOS 2.0+).\n").isEmpty == false,
+      "availability excuses a member swift-corelibs-foundation lacks, not a label it refuses on a member it has")
   }
 }

@@ -2,23 +2,33 @@ import Foundation
 
 /// Backticked platform APIs in the texts, checked against the toolchain that grades the workbook:
 /// a span such as `Task.escalatePriority(to:)` or `Dictionary.removeValue(forKey:)` whose type is
-/// in the modules Apple's platforms and this toolchain share unchanged (the standard library,
-/// Concurrency, Synchronization, Observation, Dispatch) is compiled as a call with a placeholder
-/// for each argument, `_ = Task.escalatePriority(to: placeholder())`, so that parameters with a
-/// default value may be left out as a caller leaves them out; a member, label or argument the
-/// compiler does not find is a problem. A proposal's text is not what shipped: the compiler is.
+/// in the modules this toolchain has (the standard library, Concurrency, Synchronization,
+/// Observation, Dispatch, Foundation and FoundationNetworking) is compiled as a call with a
+/// placeholder for each argument, `_ = Task.escalatePriority(to: placeholder())`, so that
+/// parameters with a default value may be left out as a caller leaves them out; a member, label or
+/// argument the compiler does not find is a problem. A proposal's text is not what shipped: the
+/// compiler is.
 ///
-/// Not checked: Foundation (on Linux it is not Apple's: `URLSession` and the resource keys differ,
-/// and a text names Apple's), a type this toolchain does not have (UIKit, BackgroundTasks), a type
-/// of the workbook's own code (the `names` rule checks those), and a span in a paragraph that says
-/// it is about Swift 6.4 or the iOS 27 SDK, which this toolchain (6.3) cannot know.
+/// Foundation on Linux is not Apple's: swift-corelibs-foundation lacks some of Apple's members
+/// (`URLResourceKey.volumeAvailableCapacityForImportantUsageKey`, `Date.HTTPFormatStyle`). A
+/// Foundation member this toolchain does not have passes only where its paragraph teaches it as
+/// Apple's, with its availability (`iOS 11.0+`, "iOS 16"), as Apple's documentation gives it; a
+/// label the compiler refuses on a member it has is refused all the same.
+///
+/// Not checked: a type this toolchain does not have (UIKit, BackgroundTasks), a type of the
+/// workbook's own code (the `names` rule checks those), and a span in a paragraph that says it is
+/// about Swift 6.4 or the iOS 27 SDK, which this toolchain (6.3) cannot know.
 struct PlatformNames {
   /// The `swiftc` that type-checks the references.
   var compiler = "swiftc"
   /// Words that mark a paragraph as beyond the grading toolchain.
   static let beyondToolchain = ["Swift 6.4", "iOS 27", "macOS 27", "Xcode 27"]
-  /// The modules a reference may come from, as imports.
+  /// The modules Apple's platforms and this toolchain share unchanged, as imports.
   static let imports = "import Dispatch\nimport Synchronization\nimport Observation\n"
+  /// Foundation, whose Linux implementation lacks some of Apple's members.
+  static let foundationImports = "import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n"
+  /// A platform and version in a paragraph: the availability an Apple-only API is taught with.
+  static let availability = #"\b(iOS|iPadOS|macOS|watchOS|tvOS|visionOS|Mac Catalyst) \d+"#
   /// A value of any type, for an argument: the call type-checks its labels, not its values.
   static let placeholder = "func placeholder<Value>() -> Value { fatalError() }\n"
 
@@ -31,6 +41,8 @@ struct PlatformNames {
     /// The Swift expression that uses it: `Task.escalatePriority(to: placeholder())`, `Mutex(placeholder())`,
     /// `Task.isCancelled`.
     var expression: String
+    /// Whether its paragraph gives a platform version (`iOS 11.0+`): an API taught as Apple's.
+    var taughtWithAvailability = false
   }
 
   /// The references in a Markdown text: code spans that parse as a dotted name (with labels),
@@ -48,7 +60,10 @@ struct PlatformNames {
       if let paragraph = paragraphs[line], beyondToolchain.contains(where: paragraph.contains) { continue }
       let arguments = labels.map { "(" + $0.map { $0 == "_" ? "placeholder()" : "\($0): placeholder()" }.joined(separator: ", ") + ")" }
       let expression = path.joined(separator: ".") + (arguments ?? "")
-      found.append(Reference(file: file, line: line, span: span, type: type, expression: expression))
+      let availability = paragraphs[line].map { !matches(PlatformNames.availability, in: $0).isEmpty } ?? false
+      found.append(
+        Reference(
+          file: file, line: line, span: span, type: type, expression: expression, taughtWithAvailability: availability))
     }
     return found
   }
@@ -79,16 +94,31 @@ struct PlatformNames {
   func problems(_ references: [Reference]) -> [String]? {
     let types = Array(Set(references.map(\.type))).sorted()
     guard !types.isEmpty else { return [] }
-    // 1. Which types the toolchain has: `_ = T.self`, one a line; "cannot find 'T'" says no.
-    guard let typeErrors = typeCheck(types.map { "_ = \($0).self" }) else { return nil }
-    let known = Set(types.enumerated().filter { index, _ in !typeErrors[index].contains { $0.contains("cannot find") } }.map(\.element))
-    let checked = references.filter { known.contains($0.type) }
+    // 1. Which types the toolchain has: `_ = T.self`, one a line; "cannot find 'T'" says no. A
+    // type found only once Foundation is imported is Foundation's.
+    func known(foundation: Bool) -> Set<String>? {
+      guard let typeErrors = typeCheck(types.map { "_ = \($0).self" }, foundation: foundation) else { return nil }
+      return Set(types.enumerated().filter { index, _ in !typeErrors[index].contains { $0.contains("cannot find") } }.map(\.element))
+    }
+    guard let shared = known(foundation: false), let all = known(foundation: true) else { return nil }
+    let checked = references.filter { all.contains($0.type) }
     guard !checked.isEmpty else { return [] }
     // 2. Each reference of a known type, one a line.
-    guard let errors = typeCheck(checked.map { "_ = \($0.expression)" }) else { return nil }
+    guard let errors = typeCheck(checked.map { "_ = \($0.expression)" }, foundation: true) else { return nil }
     var found: [String] = []
     for (index, reference) in checked.enumerated() {
       guard let refusal = errors[index].first(where: PlatformNames.refuses) else { continue }
+      if !shared.contains(reference.type) {
+        // Foundation's: Apple's may have what swift-corelibs-foundation lacks.
+        // A missing member may be Apple's alone; a call the compiler cannot match ("no exact
+        // matches", a wrong label) may be a typo anywhere, so only the first is excused.
+        if reference.taughtWithAvailability && refusal.contains("has no member") { continue }
+        found.append(
+          "\(reference.file):\(reference.line): `\(reference.span)` is not in this toolchain's Foundation "
+            + "(swift-corelibs-foundation): \(refusal); if it is Apple's, teach it with its availability in the same "
+            + "paragraph, as Apple's documentation gives it (iOS 11.0+), else name the API as it shipped")
+        continue
+      }
       found.append(
         "\(reference.file):\(reference.line): `\(reference.span)` is not what this toolchain's \(reference.type) has: "
           + "\(refusal); name the API as it shipped (or, for one newer than Swift 6.3, say so in its paragraph: "
@@ -108,11 +138,12 @@ struct PlatformNames {
 
   /// Type-checks one statement a line inside a function, and returns each statement's error
   /// messages (empty when it has none); nil when the compiler could not be run.
-  func typeCheck(_ statements: [String]) -> [[String]]? {
+  func typeCheck(_ statements: [String], foundation: Bool = false) -> [[String]]? {
     let folder = NSTemporaryDirectory() + "workbook-platform-names-\(UUID().uuidString)"
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let header = PlatformNames.imports + PlatformNames.placeholder + "func references() {\n"
+    let imports = PlatformNames.imports + (foundation ? PlatformNames.foundationImports : "")
+    let header = imports + PlatformNames.placeholder + "func references() {\n"
     let firstLine = header.filter { $0 == "\n" }.count + 1
     let source = header + statements.joined(separator: "\n") + "\n}\n"
     let file = "\(folder)/References.swift"
