@@ -316,7 +316,8 @@ struct CheckTests {
       report.contains(
         "[edit-sites] Sources/Counters/Pair.swift:4 labels given code “/// (Given.) Two counters.”; "
           + "spell a given block's label `// Given — why it is there`"))
-    #expect(workbook.problems().count == 2, "\(report)")
+    // The doc comment also makes `Pair` a declaration the chapter's (missing) ledger must list.
+    #expect(workbook.problems().filter { $0.rule != .promises }.count == 2, "\(report)")
   }
 
   @Test("answers and given files carry no edit-site marker")

@@ -78,7 +78,7 @@ struct PromisesTests {
     #expect(Checker(root: workbook.root).problems().contains { $0.rule == .promises })
   }
 
-  @Test("an undocumented or non-public declaration needs no section, nor does a chapter without a ledger")
+  @Test("an undocumented or non-public declaration needs no section; a chapter that documents one needs a ledger")
   func onlyDocumentedPublicDeclarations() throws {
     let workbook = try Self.workbook()
     try workbook.edit(
@@ -89,7 +89,14 @@ struct PromisesTests {
     try workbook.edit(
       "Sources/Counters/Counter.swift", replacing: "  public init() {}\n",
       with: "  public init() {}\n  /// Not in any ledger.\n  public func reset() {}\n")
-    #expect(Self.promiseProblems(workbook) == [], "a chapter without promises.md is not checked yet")
+    #expect(
+      Self.promiseProblems(workbook) == [
+        "Chapters/07-counters/promises.md is missing, and the chapter's starters document 3 public declarations "
+          + "(the first, `Counter`, at Sources/Counters/Counter.swift:7); create it with a section for each (see "
+          + "CONTRIBUTING.md, \"promises.md\")"
+      ])
+    try workbook.write("Sources/Counters/Counter.swift", "import Workbook\n\npublic struct Counter {}\n")
+    #expect(Self.promiseProblems(workbook) == [], "a chapter whose starters document nothing public has nothing to list")
   }
 
   @Test("a section that names no documented public declaration fails, as do a second one and one with no promise")

@@ -124,7 +124,18 @@ extension Checker {
   /// the mutants cited with them (see `PromiseLedger`).
   func promiseProblems(_ chapter: Chapter) -> [Problem] {
     let file = chapter.promisesPath
-    guard let text = read(file) else { return [] }
+    guard let text = read(file) else {
+      // Every chapter keeps a ledger; one whose starters document nothing public has nothing to list.
+      let declarations = SwiftDeclarations(folders: [chapter.starterPath], root: root).publicDocumented
+      guard let first = declarations.first else { return [] }
+      return [
+        Problem(
+          rule: .promises,
+          message: "\(file) is missing, and the chapter's starters document \(declarations.count) public "
+            + "declaration\(declarations.count == 1 ? "" : "s") (the first, `\(first.heading)`, at \(first.file):\(first.line)); "
+            + "create it with a section for each (see CONTRIBUTING.md, \"promises.md\")")
+      ]
+    }
     var found: [Problem] = []
     func problem(_ line: Int, _ message: String) {
       found.append(Problem(rule: .promises, message: "\(file):\(line): \(message)"))
