@@ -59,8 +59,8 @@ public nonisolated struct LiveFeedAPI<C: Clock>: FeedAPI where C.Duration == Dur
   }
 
   /// A client for the API at `apiURL` (such as the practice server's `/v1`), signed in with
-  /// `token`; an expired token is refreshed once through `/auth/refresh`, however many requests
-  /// hit the 401 together.
+  /// `token`; the refresh through `/auth/refresh` is chapter 3's `TokenStore`, which this only
+  /// wires in.
   public static func signedIn(
     to apiURL: URL, token: AuthToken, session: URLSession, retryPolicy: RetryPolicy = RetryPolicy(),
     plugins: [any NetworkPlugin] = [], clock: C

@@ -29,8 +29,8 @@ public final class ProfileModel {
 }
 
 // Given — the stream; it starts the tracker you write below and stops it when the stream ends.
-/// The result of `read()` now, then again after every change to the observable properties it
-/// read (re-registered after each change), newest only for a busy consumer.
+/// The result of `read()` now, then again after every change `withObservationTracking` reports
+/// for it (re-registered after each change), newest only for a busy consumer.
 ///
 /// The stream finishes when its consuming task is cancelled; no further `read` happens after
 /// that. Changes made within one main-actor turn produce one new value, read after the turn.

@@ -393,6 +393,20 @@ struct Exercise2_OfflineFeedTests {
     }
   }
 
+  @Test func eraseWithNoFileStillDeletesTheCorruptCopy() async throws {
+    try await withTemporaryDirectory { directory in
+      let file = directory.file("feed.json")
+      let store = FeedDiskStore(fileURL: file)
+      try Data("broken".utf8).write(to: file)
+      _ = await store.load()  // moved aside: feed.json.corrupt, and nothing at feed.json
+      await store.erase()
+      #expect(
+        directory.contents().isEmpty,
+        "with no feed.json to delete, erase still deletes feed.json.corrupt (it holds the user's posts); left \(directory.contents())"
+      )
+    }
+  }
+
   @Test("a failure that is not offline leaves the status as it was")
   func aServerErrorLeavesTheStatusAlone() async throws {
     let api = ScriptedFeedAPI(postCount: 40)

@@ -149,6 +149,22 @@ struct Exercise3_DeliveryContextTests {
     #expect(count.observerCount == 0, "the observer is removed from the observable too")
   }
 
+  @Test("changes that wait for the main actor arrive in order, each with its own value")
+  @MainActor func changesWaitingForTheMainActorKeepTheirValues() async {
+    let count = Observable(0)
+    let seen = Recorder<Int>()
+    let token = count.observeOnMainActor { seen.append($0) }
+    // This test holds the main actor until it suspends, so the first call and both changes wait.
+    count.value = 1
+    count.value = 2
+    await flushMain()
+    #expect(
+      seen.values == [0, 1, 2],
+      "the first call and the changes to 1 and 2 waited for the main actor: each should arrive with its own value, in order; got \(seen.values)"
+    )
+    token.cancel()
+  }
+
   @Test("the first call hops even for an observer registered on the queue itself")
   func aFirstCallRegisteredOnTheQueueStillHops() {
     let tagged = TaggedQueue()

@@ -46,8 +46,7 @@ public nonisolated protocol FeedPersistence: Sendable {
 /// open on the posts the user saw at the top, not on the 200 most recently written.
 /// If that cut any posts, the saved cursor is dropped (it points after the last post loaded, not
 /// after the last post kept), so the next launch starts from the first page; if nothing was cut
-/// (exactly `maximumPosts` posts included), the cursor is kept. Load and save are O(n) in the
-/// posts kept.
+/// (exactly `maximumPosts` posts included), the cursor is kept.
 ///
 /// The rules of the file:
 /// - `save` creates the file's directory whenever it is missing (a first launch, or a folder

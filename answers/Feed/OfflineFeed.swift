@@ -113,7 +113,7 @@ public actor OfflineFeed {
   /// `.cached` after a next page (the posts at the top are still the saved ones) or becomes
   /// `.live` is your choice, and so is whether a call that added nothing saves again. `.empty`
   /// (a next page before any launch or refresh) is the same choice: it becomes `.live` or stays
-  /// `.empty` (the reference leaves it, as it leaves `.cached`), never `.cached` or `.offline`.
+  /// `.empty` (the reference leaves it, as it leaves `.cached`).
   public func loadNextPage() async throws(FeedError) {
     do {
       let added = try await repository.loadNextPage()

@@ -22,8 +22,10 @@ public nonisolated final class ObserverToken: Sendable, Hashable {
     onCancel.withLock { $0 == nil }
   }
 
-  /// Ends the observation. The cancellation runs outside the token's lock, so it may take other locks.
+  /// Ends the observation.
   public func cancel() {
+    // The cancellation runs outside the token's lock, so it may take other locks (the
+    // observable's, say) and read `isCancelled`.
     let action = onCancel.withLock { action -> (@Sendable () -> Void)? in
       defer { action = nil }
       return action
