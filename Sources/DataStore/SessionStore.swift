@@ -52,7 +52,7 @@ public actor SessionStore {
     throw .writeFailed(reason: NotImplemented("SessionStore.load").description)
   }
 
-  /// The current session, as one consistent value.
+  /// The current session.
   public func snapshot() -> Session {
     // TODO: return the session in memory (placeholder: always empty).
     .empty

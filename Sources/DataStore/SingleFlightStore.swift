@@ -9,7 +9,7 @@ import Workbook
 /// A store that creates each missing value once, however many callers ask for it at the same time.
 ///
 /// A failed creation reaches every caller that was waiting for it and is not remembered: the next
-/// call runs the factory again. Lookups are O(1); callers of a key in flight share one task.
+/// call runs the factory again. Callers of a key in flight share one task.
 public actor SingleFlightStore<Key: Hashable & Sendable, Value: Sendable> {
   // TODO: add the state you need: what is stored, and what is being created right now.
 
@@ -32,7 +32,7 @@ public actor SingleFlightStore<Key: Hashable & Sendable, Value: Sendable> {
     throw NotImplemented("SingleFlightStore.value(for:orCreate:)")
   }
 
-  /// The value for `key` if it has been created; never starts a creation.
+  /// The value for `key` if it has been created.
   public func cachedValue(for key: Key) -> Value? {
     // TODO: return the value created for `key`, if any (placeholder: nil).
     nil

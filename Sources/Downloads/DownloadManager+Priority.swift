@@ -24,7 +24,7 @@ public protocol TransferScheduling: Actor {
   func submit(priority: DownloadPriority, _ work: @escaping @Sendable () async -> Void) async -> JobID
   /// Takes a queued job out of the queue, or cancels a running one.
   func cancel(_ id: JobID) async
-  /// Changes a queued job's priority; false when it is no longer queued.
+  /// Changes a queued job's priority (the manager does not read the answer).
   func changePriority(of id: JobID, to priority: DownloadPriority) async -> Bool
 }
 

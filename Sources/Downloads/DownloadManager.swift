@@ -18,8 +18,7 @@ public actor DownloadManager {
   public let downloader: Downloader
   /// Where files go when the caller names no destination.
   public let directory: URL
-  /// Where transfers wait for a slot, highest priority first (exercise 8); nil starts every
-  /// transfer at once.
+  /// Where transfers wait for a slot, highest priority first (exercise 8), or nil for none.
   public let scheduler: (any TransferScheduling)?
   // TODO: add the transfers in flight here: for each URL, its task and the callers waiting for it
   // (and, in exercise 8, the priority it runs at and its scheduler job).

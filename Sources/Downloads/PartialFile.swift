@@ -46,7 +46,7 @@ public nonisolated struct PartialFile: Sendable, Hashable, Codable {
   }
 
   // Given — the file's size on disk.
-  /// The size of the partial file, 0 when it is missing.
+  /// The size of the partial file on disk.
   public var size: Int64 {
     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
     return (attributes?[.size] as? NSNumber)?.int64Value ?? 0

@@ -340,3 +340,26 @@ extension Exercise1_PriorityQueueTests {
     #expect(queue.dequeue() == "low", "dequeue hands out the element peekTicket named")
   }
 }
+
+// MARK: - A ticket that is not waiting
+
+extension Exercise1_PriorityQueueTests {
+  @Test("a ticket that was never issued, was removed or was dequeued has no level and cannot change")
+  func aTicketThatLeftAnswersNothing() {
+    var queue = PriorityQueue<String, ManualClock>(clock: ManualClock(), agingBound: nil)
+    let unknown = QueueTicket(rawValue: 9_999)
+    let first = queue.enqueue("first", priority: .low)
+    let removed = queue.enqueue("removed", priority: .low)
+    queue.enqueue("last", priority: .low)
+    queue.remove(removed)
+    #expect(queue.dequeue() == "first", "the oldest low element leaves first")
+    for (name, ticket) in [("never issued", unknown), ("removed", removed), ("dequeued", first)] {
+      let level = queue.priority(of: ticket)
+      #expect(level == nil, "a \(name) ticket has no level, got \(String(describing: level))")
+      let changed = queue.changePriority(of: ticket, to: .high)
+      #expect(!changed, "changePriority of a \(name) ticket returned true")
+    }
+    let order = drain(&queue)
+    #expect(order == ["last"], "only the element still waiting leaves, got \(order)")
+  }
+}

@@ -286,3 +286,20 @@ extension Exercise3_DownloadSchedulerTests {
     )
   }
 }
+
+// MARK: - A job that ended on its own
+
+extension Exercise3_DownloadSchedulerTests {
+  @Test("a job that ended on its own is forgotten: it has no state and its priority cannot change")
+  func aFinishedJobIsForgotten() async throws {
+    let scheduler = DownloadScheduler(maxConcurrent: 1, clock: ManualClock())
+    let done = Counter()
+    let finished = await scheduler.submit { done.increment() }
+    let ended = await eventually { await scheduler.runningCount == 0 && done.value == 1 }
+    try #require(ended, "the job should run and end; it ran \(done.value) times")
+    let state = await scheduler.state(of: finished)
+    #expect(state == nil, "a job that ended has no state, got \(String(describing: state))")
+    let changed = await scheduler.changePriority(of: finished, to: .high)
+    #expect(!changed, "changePriority of a job that ended returned true")
+  }
+}

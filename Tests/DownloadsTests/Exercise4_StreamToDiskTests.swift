@@ -290,6 +290,30 @@ struct Exercise4_StreamToDiskTests {
     )
     #expect(requests.count == 0, "the request of a cancelled download must never be sent; the server saw \(requests.count)")
   }
+
+  @Test("a reader that falls behind finds the newest 256 events, the ending last")
+  func aLateReaderKeepsTheNewestEvents() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      // 300 chunks of 100 bytes: a first count at 0, one per chunk, then the ending, 302 events.
+      let url = fileURL("late.bin", size: 30_000)
+      let transport = ScriptedTransport(chunkSize: 100)
+      transport.serve(url, .init(size: 30_000))
+      let destination = directory.file("late.bin")
+      let handle = Downloader(transport: transport).start(url, to: destination)
+      _ = try await handle.result()
+      let (events, error) = await collect(handle)
+      if let error { throw error }
+      #expect(events.count == 256, "the stream holds 256 unread events; the reader found \(events.count)")
+      #expect(
+        events.last == .completed(destination),
+        "the ending is never dropped, got \(String(describing: events.last)) last")
+      let counts = progressCounts(events)
+      #expect(
+        counts == (46...300).map { Int64($0 * 100) },
+        "the 255 newest counts, in order: 4,600 to 30,000 bytes; got \(counts.first ?? -1) to \(counts.last ?? -1) (\(counts.count))"
+      )
+    }
+  }
 }
 
 /// Chunks handed out one at a time, for a body the test writes by hand.

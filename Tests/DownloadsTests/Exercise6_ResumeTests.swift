@@ -256,6 +256,23 @@ struct Exercise6_ResumeTests {
     }
   }
 
+  @Test("a resume whose partial file has gone downloads the whole file again")
+  func aVanishedPartialFileRestarts() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let hold = Self.hold()
+      let url = fileURL("gone.bin", size: Self.size)
+      let transport = hold.transport(chunkSize: Self.chunk)
+      transport.serve(url, .init(size: Self.size, etag: "\"g\""))
+      let downloader = Downloader(transport: transport)
+      let data = try await hold.pausedDownload(downloader, url, to: directory.file("gone.bin"))
+      try FileManager.default.removeItem(at: data.partial.url)
+      let result = try await downloader.resume(data).result()
+      let range = transport.requests.last?.rangeStart
+      #expect(range == nil, "no byte is on disk: the resume asks for the whole file, it asked from \(range ?? -1)")
+      #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size), "the file is exact")
+    }
+  }
+
   /// A partial file for `destination` holding the first `count` bytes of the scripted content
   /// (more than the file's size repeats the pattern), as a paused download leaves it.
   static func partialFile(holding count: Int64, for destination: URL) throws -> PartialFile {

@@ -12,8 +12,8 @@ import Workbook
 
 /// A synchronous, thread-safe key-value store guarded by one `Mutex`.
 ///
-/// Every operation holds the lock for O(1) work except `snapshot()` and `transaction(_:)`,
-/// which hold it for as long as their copy or body takes: keep transaction bodies short.
+/// A get or a set holds the lock for O(1) work; `snapshot()` and `transaction(_:)` hold it for
+/// as long as their copy or body takes: keep transaction bodies short.
 public nonisolated final class LockedStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   private let storage: InstrumentedMutex<[Key: Value]>
 
@@ -53,7 +53,7 @@ public nonisolated final class LockedStore<Key: Hashable & Sendable, Value: Send
     storage.withLock { $0 }
   }
 
-  /// Reads and changes any number of keys as one atomic step, and returns what `body` returns.
+  /// Reads and changes any number of keys as one atomic step.
   ///
   /// `body` works on a copy of the contents; the copy replaces the contents only when `body`
   /// returns. If it throws, nothing changes: a transfer that fails halfway leaves both accounts

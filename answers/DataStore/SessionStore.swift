@@ -71,7 +71,7 @@ public actor SessionStore {
     }
   }
 
-  /// The current session, as one consistent value.
+  /// The current session.
   public func snapshot() -> Session {
     session
   }

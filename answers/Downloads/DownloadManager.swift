@@ -28,8 +28,7 @@ public actor DownloadManager {
   public let downloader: Downloader
   /// Where files go when the caller names no destination.
   public let directory: URL
-  /// Where transfers wait for a slot, highest priority first (exercise 8); nil starts every
-  /// transfer at once.
+  /// Where transfers wait for a slot, highest priority first (exercise 8), or nil for none.
   public let scheduler: (any TransferScheduling)?
   var transfers: [URL: Transfer] = [:]
   var nextID: UInt64 = 0

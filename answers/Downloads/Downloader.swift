@@ -33,7 +33,7 @@ public nonisolated struct Downloader: Sendable {
     self.files = files
   }
 
-  /// Starts downloading `url` to `destination` and returns at once.
+  /// Starts downloading `url` to `destination`.
   ///
   /// The request sends no `Range`, so the answer must be the whole file: a 200, or a 206 whose
   /// `Content-Range` starts at byte 0 (a server may answer any request that way). A 206 from

@@ -52,7 +52,7 @@ public nonisolated struct PartialFile: Sendable, Hashable, Codable {
     return PartialFile(url: url, destination: destination)
   }
 
-  /// The size of the partial file, 0 when it is missing.
+  /// The size of the partial file on disk.
   public var size: Int64 {
     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
     return (attributes?[.size] as? NSNumber)?.int64Value ?? 0

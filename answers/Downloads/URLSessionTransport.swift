@@ -12,9 +12,8 @@ import Synchronization
 
 /// Streams HTTP GETs through a `URLSession`, sending `Range` and `If-Range` when resuming.
 ///
-/// The transport owns its session, whose delegate hands each task's callbacks to that task's
-/// stream. Pass the configuration to use (a background configuration is not supported: it
-/// delivers a finished file, not a stream).
+/// The transport owns its session. Pass the configuration to use (a background configuration is
+/// not supported: it delivers a finished file, not a stream).
 public nonisolated final class URLSessionTransport: Transport {
   public let session: URLSession
   /// Bytes received but not yet pulled, above which the task is suspended.
