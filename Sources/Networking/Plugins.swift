@@ -144,7 +144,8 @@ public nonisolated enum Redactor {
 
   /// A body for the log: JSON with secret fields masked at any depth (compact, keys sorted), or
   /// only its size, as `<N bytes>`, when it is not a JSON object or array (it could be a form or
-  /// a file, and nobody checked it for secrets). An empty body is "".
+  /// a file, and nobody checked it for secrets). Whether an empty body is "" or `<0 bytes>` is your
+  /// choice.
   ///
   /// A secret field's value is masked whole, whatever it is: a string, a number, `true`, `null`,
   /// an object or an array (`{"token": {"value": "…"}}` becomes `{"token":"<redacted>"}`). Whether

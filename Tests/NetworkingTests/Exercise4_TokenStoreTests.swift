@@ -428,4 +428,32 @@ struct Exercise4_TokenStoreTests {
     for task in callers.tasks { _ = await task.result }
     #expect(refreshes.value == 1, "everyone shares the one refresh, saw \(refreshes.value)")
   }
+
+  @Test("a token near expiry whose refresh token is dead signs out: validAccessToken throws .unauthorized")
+  func aDeadRefreshTokenSignsOutBeforeUse() async {
+    let now = Date(timeIntervalSince1970: 1_000_000)
+    let saved = Recorder<AuthToken?>()
+    let soon = AuthToken(accessToken: "soon", refreshToken: "r0", expiresAt: now + 30)
+    let body = Data(#"{"error":"invalid_grant"}"#.utf8)
+    let store = TokenStore(token: soon, refreshMargin: 60, now: { now }, persist: { saved.append($0) }) { _ in
+      throw NetworkError.http(status: 400, body: body)
+    }
+    let result = await Task { try await store.validAccessToken() }.result
+    #expect(
+      throws: NetworkError.unauthorized,
+      "the token expires in 30 s (margin 60 s) and its refresh answered 400 invalid_grant: the call should throw .unauthorized, got \(result)"
+    ) { try result.get() }
+    let current = await store.current
+    #expect(current == nil, "a dead refresh token signs out on this path too; current is \(String(describing: current?.accessToken))")
+    #expect(saved.values == [nil], "the sign-out should be persisted; persisted \(saved.values)")
+  }
+
+  @Test("a 401 for a request sent with no token gets the token signed in meanwhile, with no refresh")
+  func aRequestSentWithoutATokenGetsTheCurrentOne() async throws {
+    let refreshes = Counter()
+    let store = TokenStore(token: old) { _ in Self.grant(refreshes.increment()) }
+    let token = try await store.refreshedAccessToken(after: nil)
+    #expect(token == "old", "the request carried no token, so the token held now was never rejected: it is the answer; got \(token)")
+    #expect(refreshes.value == 0, "nothing rejected the current token, so nothing may refresh it; saw \(refreshes.value) refresh(es)")
+  }
 }

@@ -535,4 +535,13 @@ struct Exercise7_NetworkManagerTests {
     }
     #expect(requests.value == 0, "nothing may reach the network when prepare fails, sent \(requests.value)")
   }
+
+  @Test("the priorities are URLSession's own: low 0.25, normal 0.5, high 0.75")
+  func prioritiesAreURLSessionsOwn() {
+    let values = RequestPriority.allCases.map(\.taskPriority)
+    let expected = [URLSessionTask.lowPriority, URLSessionTask.defaultPriority, URLSessionTask.highPriority]
+    #expect(
+      values == expected,
+      "low, normal and high should be URLSessionTask.lowPriority, defaultPriority and highPriority, \(expected); got \(values)")
+  }
 }
