@@ -64,6 +64,29 @@ struct MutantTests {
     #expect(try workbook.read("answers/Counters/Pair.swift").contains("third = Counter()"))
   }
 
+  @Test("the mutant's copy is kept in place: an unchanged file is left alone, a changed one written again, a stale one removed")
+  func mirrorKeepsUnchangedFiles() throws {
+    let workbook = try ScratchWorkbook()
+    let answer = "\(workbook.root)/answers/Counters"
+    let copy = "\(workbook.root)/.mutant/Counters"
+    try MutantsCommand.mirror(answer, to: copy)
+    #expect(try workbook.read(".mutant/Counters/Counter.swift") == workbook.read("answers/Counters/Counter.swift"))
+    let manager = FileManager.default
+    func date(_ file: String) throws -> Date? { try manager.attributesOfItem(atPath: "\(copy)/\(file)")[.modificationDate] as? Date }
+    let old = Date(timeIntervalSince1970: 1_000_000)
+    for file in ["Counter.swift", "Pair.swift"] { try manager.setAttributes([.modificationDate: old], ofItemAtPath: "\(copy)/\(file)") }
+    // What the last mutant left: one file changed, one file extra.
+    try "changed".write(toFile: "\(copy)/Pair.swift", atomically: false, encoding: .utf8)
+    try manager.setAttributes([.modificationDate: old], ofItemAtPath: "\(copy)/Pair.swift")
+    try "stray".write(toFile: "\(copy)/Stray.swift", atomically: false, encoding: .utf8)
+
+    try MutantsCommand.mirror(answer, to: copy)
+    #expect(try date("Counter.swift") == old, "an unchanged file keeps its date, so the build does not compile it again")
+    #expect(try workbook.read(".mutant/Counters/Pair.swift") == workbook.read("answers/Counters/Pair.swift"))
+    #expect(try date("Pair.swift")! > old, "a file written again is newer than any build of the mutant's lines")
+    #expect(!manager.fileExists(atPath: "\(copy)/Stray.swift"))
+  }
+
   @Test("a block that is not in the answer, or is there twice, or a file that is not, is an error that says so")
   func staleBlocks() throws {
     let workbook = try ScratchWorkbook()

@@ -32,6 +32,35 @@ struct MutantsCommand: Command {
     reportPatchesApply(chapters, noun: "mutants") { mutantProblems($0) }
   }
 
+  /// Makes `folder` a copy of `source` in place: a file whose bytes already match is left alone,
+  /// date and all, and only the others are written. The build between two mutants then sees only
+  /// the file the last mutant changed and the one this mutant changes, and recompiles those instead
+  /// of the whole module (a fresh copy of the folder is all new files, every time).
+  static func mirror(_ source: String, to folder: String) throws {
+    let manager = FileManager.default
+    try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let wanted = try manager.subpathsOfDirectory(atPath: source)
+    let keep = Set(wanted)
+    for stale in try manager.subpathsOfDirectory(atPath: folder).sorted(by: >) where !keep.contains(stale) {
+      try? manager.removeItem(atPath: "\(folder)/\(stale)")
+    }
+    for item in wanted.sorted() {
+      let from = "\(source)/\(item)"
+      let to = "\(folder)/\(item)"
+      var isFolder: ObjCBool = false
+      guard manager.fileExists(atPath: from, isDirectory: &isFolder), !isFolder.boolValue else {
+        try manager.createDirectory(atPath: to, withIntermediateDirectories: true)
+        continue
+      }
+      // A file written again gets a new date, newer than any build of it: the build cannot mistake
+      // the answer's lines, put back, for the last mutant's.
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: from))
+      if manager.contents(atPath: to) != bytes {
+        try bytes.write(to: URL(fileURLWithPath: to))
+      }
+    }
+  }
+
   static func run(_ chapters: [Chapter], only: Set<Int> = []) throws -> Bool {
     var survivors: [String] = []
     var total = 0
@@ -45,9 +74,7 @@ struct MutantsCommand: Command {
         total += 1
         let mutant = try Mutant(path: file)
         let folder = ".mutant/\(chapter.module)"
-        try? manager.removeItem(atPath: folder)
-        try manager.createDirectory(atPath: ".mutant", withIntermediateDirectories: true)
-        try manager.copyItem(atPath: chapter.answerPath, toPath: folder)
+        try mirror(chapter.answerPath, to: folder)
         try mutant.apply(to: folder, answerPath: chapter.answerPath)
         // The chapters it composes are built from their answers too, so only the mistake differs.
         var variant = Variant(answers: Set([chapter.number] + chapter.composes))
