@@ -15,7 +15,7 @@ import Workbook
 public nonisolated enum LoadPolicy: Sendable, Hashable, CaseIterable {
   /// Memory, then fresh disk, then network. The default for feeds.
   case cacheFirst
-  /// A cached copy at once, even expired; an expired one is refreshed once in the background.
+  /// A cached copy at once, even expired; an expired one is refreshed in the background.
   /// An expired copy is served but never promoted to memory (memory keeps no disk expiry): if the
   /// refresh fails, the next read finds it stale on disk again and starts another refresh.
   case staleWhileRevalidate
@@ -116,7 +116,7 @@ public actor ImageLoader {
     return await diskCache?.contains(url.absoluteString) ?? false
   }
 
-  /// True if a fetch for `url` is running.
+  /// The prefetcher asks it before it starts a load of its own.
   public func isLoading(_ url: URL) async -> Bool {
     await coalescer.isInFlight(url)
   }

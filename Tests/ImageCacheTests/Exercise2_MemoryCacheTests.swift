@@ -350,3 +350,26 @@ extension Exercise2_MemoryCacheTests {
     #expect(cache.value(forKey: "a") == nil && !cache.contains("a"), "the expired read is a miss and removes the entry")
   }
 }
+
+extension Exercise2_MemoryCacheTests {
+  @Test("trim(toCost:) evicts least recently used first and stops once the total is at most the cost")
+  func trimStopsAtTheCostGiven() {
+    let cache = makeCache(costLimit: 100)
+    for key in ["a", "b", "c", "d"] { cache.setValue(20, forKey: key) }
+    _ = cache.value(forKey: "a")  // recency, newest first: a, d, c, b
+    cache.trim(toCost: 40)
+    #expect(
+      cache.keysByRecency == ["a", "d"] && cache.totalCost == 40,
+      "trimming 80 to 40 removes b and c, the least recently used, and stops at exactly 40; left \(cache.keysByRecency), total \(cache.totalCost)")
+    cache.trim(toCost: 39)
+    #expect(cache.keysByRecency == ["a"], "one unit under 40, d goes too; left \(cache.keysByRecency)")
+  }
+
+  @Test("the hit rate is 0 before the first lookup")
+  func hitRateBeforeTheFirstLookup() {
+    let cache = makeCache()
+    cache.setValue(5, forKey: "a")  // a store is not a lookup
+    let rate = cache.statistics.hitRate
+    #expect(rate == 0, "no lookup has been made, so no hit either: the rate should be 0, got \(rate)")
+  }
+}

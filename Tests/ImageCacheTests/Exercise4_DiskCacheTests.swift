@@ -495,3 +495,60 @@ extension Exercise4_DiskCacheTests {
     }
   }
 }
+
+extension Exercise4_DiskCacheTests {
+  @Test("a directory that cannot be created fails the open with .writeFailed")
+  func anUncreatableDirectoryFailsTheOpen() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let parent = directory.file("parent")
+      try Data("a file, not a folder".utf8).write(to: parent)
+      let inside = parent.appendingPathComponent("images", isDirectory: true)  // under a file: no mkdir can make it
+      do {
+        _ = try DiskCache(directory: inside, clock: ManualClock(), startDate: start)
+        Issue.record("the cache's directory lies under a file and cannot be created: the open should throw .writeFailed")
+      } catch DiskCacheError.writeFailed {
+      } catch {
+        Issue.record("a directory that cannot be created should throw DiskCacheError.writeFailed, not \(error)")
+      }
+    }
+  }
+
+  @Test("lookup marks the entry used: it outlives older entries at the next eviction")
+  func aLookupMarksTheEntryUsed() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      // 250 bytes allowed, evicting down to 200: a third entry of 100 bytes pushes out exactly one.
+      let configuration = DiskCache.Configuration(sizeLimit: 250, lowWaterFraction: 0.8)
+      let cache = try DiskCache(directory: directory.url, configuration: configuration, clock: ManualClock(), startDate: start)
+      try await cache.store(bytes(100, 1), forKey: "a")
+      try await cache.store(bytes(100, 2), forKey: "b")
+      #expect(await cache.lookup(forKey: "a")?.data == bytes(100, 1), "a was stored and reads back")
+      try await cache.store(bytes(100, 3), forKey: "c")
+      let (a, b) = (await cache.contains("a"), await cache.contains("b"))
+      #expect(
+        a && !b,
+        "a was looked up after b was stored, so b is the least recently used and goes first; a kept: \(a), b kept: \(b)")
+    }
+  }
+
+  @Test("contains reads no file and leaves recency alone")
+  func containsReadsNoFileAndLeavesRecencyAlone() async throws {
+    try await withTemporaryDirectory("disk") { directory in
+      let disk = FaultyDisk()
+      // 250 bytes allowed, evicting down to 200: a third entry of 100 bytes pushes out exactly one.
+      let configuration = DiskCache.Configuration(sizeLimit: 250, lowWaterFraction: 0.8)
+      let cache = try DiskCache(directory: directory.url, configuration: configuration, clock: ManualClock(), startDate: start, files: disk)
+      try await cache.store(bytes(100, 1), forKey: "a")
+      try await cache.store(bytes(100, 2), forKey: "b")
+      #expect(await cache.contains("a"), "a was stored and is fresh")
+      try await cache.store(bytes(100, 3), forKey: "c")
+      let (a, b) = (await cache.contains("a"), await cache.contains("b"))
+      #expect(
+        !a && b,
+        "asking whether a is cached must not mark it used: a is still the oldest and goes first; a kept: \(a), b kept: \(b)")
+      disk.makeUnreadable(directory.file(SHA256.fileName(forKey: "c")))
+      #expect(
+        await cache.contains("c"),
+        "contains answers from the index and never reads the file: c's unreadable file is found out by the next read, not by contains")
+    }
+  }
+}

@@ -385,3 +385,67 @@ struct Exercise6_ImageLoaderTests {
       "going to the background trims the memory tier to half its cost limit (200 of 400 bytes), keeping the two newest images; left: \(left)")
   }
 }
+
+extension Exercise6_ImageLoaderTests {
+  @Test("network-only keeps what it fetched: the next cache-only load finds it")
+  func networkOnlyKeepsItsResult() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let server = Server()
+      let loader = try makeLoader(server, in: directory)
+      _ = try await loader.image(for: url, policy: .networkOnly)
+      #expect(loader.memoryCache.contains(url), "network-only reads no cache, but the image it fetched is kept in memory")
+      #expect(await loader.diskCache?.contains(url.absoluteString) == true, "and on disk, for the loads after it")
+      let cached = try await loader.image(for: url, policy: .cacheOnly)
+      #expect(cached.width == 2 && server.requests.value == 1, "a cache-only load after it is served without a request")
+    }
+  }
+
+  @Test("waitForBackgroundRefreshes returns once the refresh has ended, not while its fetch runs")
+  func waitingForRefreshesWaitsForTheirFetch() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let time = ManualClock()
+      let network = ManualClock()
+      let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
+      try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
+      await time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
+      let loader = ImageLoader(
+        fetch: { url in
+          try await network.sleep(for: .seconds(1))
+          return (SampleImages.png(width: 5, height: 5), StubURLProtocol.response(for: URLRequest(url: url)))
+        }, diskCache: disk)
+      _ = try await loader.image(for: url, policy: .staleWhileRevalidate)  // starts the refresh
+      let fetching = await network.waitForSleepers(1)
+      #expect(fetching, "a stale read should start a refresh whose fetch is now asleep")
+      let returned = Counter()
+      let waiting = Task {
+        await loader.waitForBackgroundRefreshes()
+        returned.increment()
+      }
+      await settle()  // everything is parked: a wait that was going to return has returned
+      #expect(returned.value == 0, "waitForBackgroundRefreshes returned while the refresh's fetch was still asleep")
+      await network.run()  // the fetch answers
+      await waiting.value
+      #expect(
+        await disk.contains(url.absoluteString),
+        "when waitForBackgroundRefreshes returns, the refresh has ended and stored its fresh copy on disk")
+    }
+  }
+
+  @Test("the hit rate is 0 before the first request")
+  func hitRateBeforeTheFirstRequest() async {
+    let loader = ImageLoader(fetch: Server().fetch(), diskCache: nil)
+    let rate = await loader.metrics.hitRate
+    #expect(rate == 0, "no request has been made, so none was served from a cache: the rate should be 0, got \(rate)")
+  }
+
+  @Test("the loader's memory tier costs an image its decoded bytes and refuses one over a quarter of its limit")
+  func theImageTierRefusesAnImageOverAQuarter() {
+    let tier = ImageLoader.makeMemoryCache(costLimit: 400)
+    let other = URL(string: "https://images.example.com/banner.png")!
+    let quarter = DecodedImage(format: .png, width: 5, height: 5, bytes: Data())  // 100 bytes decoded
+    let over = DecodedImage(format: .png, width: 6, height: 5, bytes: Data())  // 120 bytes decoded
+    #expect(tier.setValue(quarter, forKey: url), "5 × 5 pixels decode to 100 bytes, a quarter of 400: stored")
+    #expect(!tier.setValue(over, forKey: other), "6 × 5 pixels decode to 120 bytes, over a quarter of 400: refused")
+    #expect(tier.totalCost == 100, "only the 100-byte image is held; the total is \(tier.totalCost)")
+  }
+}

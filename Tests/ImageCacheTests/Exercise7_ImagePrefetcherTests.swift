@@ -20,9 +20,12 @@ struct Exercise7_ImagePrefetcherTests {
     private var active = 0
     private var mostActive = 0
     private var seenPriorities: [TaskPriority] = []
+    private var seenURLs: [URL] = []
 
     var maximumConcurrency: Int { lock.withLock { mostActive } }
     var priorities: [TaskPriority] { lock.withLock { seenPriorities } }
+    /// The URLs fetched, in the order their fetches started.
+    var fetchedURLs: [URL] { lock.withLock { seenURLs } }
 
     func fetch() -> ImageFetch {
       { [self] url in
@@ -31,6 +34,7 @@ struct Exercise7_ImagePrefetcherTests {
           active += 1
           mostActive = max(mostActive, active)
           seenPriorities.append(Task.currentPriority)
+          seenURLs.append(url)
         }
         defer { lock.withLock { active -= 1 } }
         do {
@@ -347,5 +351,25 @@ extension Exercise7_ImagePrefetcherTests {
     #expect(completed == 2, "both URLs should load after being asked for again; completed \(completed)")
     await prefetcher.stop()
     await network.clock.run()
+  }
+}
+
+extension Exercise7_ImagePrefetcherTests {
+  @Test("the queue is first in, first out: the rows passed first load first")
+  func rowsPassedFirstLoadFirst() async throws {
+    let network = Network()
+    let loader = ImageLoader(fetch: network.fetch(), diskCache: nil)
+    let prefetcher = ImagePrefetcher(loader: loader, maxConcurrent: 1)
+    let list = urls(4)  // nearest the screen first
+    await prefetcher.prefetch(list)
+    for _ in list {
+      await waitForFetches(1, network, prefetcher)
+      await network.clock.advance(by: .seconds(1))
+    }
+    await settle()
+    let order = network.fetchedURLs.map(\.lastPathComponent)
+    #expect(
+      order == list.map(\.lastPathComponent),
+      "one load at a time, the rows should load in the order they were passed, nearest first; they loaded in the order \(order)")
   }
 }

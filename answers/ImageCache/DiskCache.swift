@@ -34,10 +34,9 @@ public nonisolated enum DiskCacheError: Error, Equatable, Sendable {
 
 /// A size-limited, expiring, crash-safe cache of `Data` on disk.
 ///
-/// One actor turn per operation keeps the index and the files in step. Lookups are O(1) in the
-/// index plus the file read; a store is O(1) plus the index write, and eviction sorts by last
-/// use only when the size limit is crossed, then frees down to a low-water mark, so the sort is
-/// paid once per (limit − low water) bytes written, not on every write.
+/// Lookups are O(1) in the index plus the file read; a store is O(1) plus the index write, and
+/// eviction sorts by last use only when the size limit is crossed, then frees down to a low-water
+/// mark, so the sort is paid once per (limit − low water) bytes written, not on every write.
 public actor DiskCache {
   public struct Configuration: Sendable {
     /// How long an entry is fresh after it was stored (default 7 days), on the injected clock.
@@ -47,7 +46,7 @@ public actor DiskCache {
     /// Total bytes of entry files allowed (default 500 MB). A total equal to the limit is
     /// allowed; eviction starts when a store takes the total over it.
     public var sizeLimit: Int
-    /// When the limit is crossed, evict down to this fraction of it (default 0.8).
+    /// When the limit is crossed, evict down to this fraction of it.
     public var lowWaterFraction: Double
 
     public init(ttl: Duration = .seconds(7 * 24 * 60 * 60), sizeLimit: Int = 500_000_000, lowWaterFraction: Double = 0.8) {
@@ -257,7 +256,7 @@ public actor DiskCache {
     return expired.count
   }
 
-  /// Removes every entry file and writes the index empty.
+  /// Removes every entry file; nothing stays counted.
   public func removeAll() {
     for name in records.keys { try? FileManager.default.removeItem(at: fileURL(name)) }
     records = [:]

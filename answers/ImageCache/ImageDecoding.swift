@@ -64,8 +64,8 @@ public nonisolated protocol ImageDecoder: Sendable {
   func decode(_ data: Data) throws -> DecodedImage
 }
 
-/// Reads the dimensions from the first bytes of a PNG, GIF or JPEG file. O(header size): PNG and
-/// GIF are fixed offsets; JPEG walks segment headers up to the first frame header.
+/// Reads the dimensions from the first bytes of a PNG, GIF or JPEG file: PNG and GIF at fixed
+/// offsets, JPEG by walking segment headers up to the first frame header.
 ///
 /// The rules, byte by byte:
 /// - PNG: the signature, then the first chunk must be `IHDR` with a length of 13 (PNG
@@ -77,8 +77,8 @@ public nonisolated protocol ImageDecoder: Sendable {
 ///   length under 2 is `.notAnImage` (it could never move the walk forward). The frame headers are
 ///   `C0`–`CF` except `C4` (Huffman tables), `C8` (reserved) and `CC` (arithmetic coding).
 public nonisolated struct HeaderImageDecoder: ImageDecoder {
-  /// Images with more pixels than this are refused with `.tooLarge` (default 50 megapixels,
-  /// 200 MB decoded: more than a low-end phone gives an app).
+  /// Images with more pixels than this are refused with `.tooLarge`. The initializer's default
+  /// decodes to 200 MB, more than a low-end phone gives an app.
   public let maximumPixelCount: Int
 
   public init(maximumPixelCount: Int = 50_000_000) {

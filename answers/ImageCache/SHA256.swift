@@ -6,7 +6,7 @@
 // plain Swift. Pad the message to a multiple of 64 bytes, then run 64 rounds per block.
 import Workbook
 
-/// SHA-256 (FIPS 180-4) in plain Swift: O(n) in the input length, 32-byte digest.
+/// SHA-256 (FIPS 180-4) in plain Swift, with a 32-byte digest.
 public nonisolated enum SHA256 {
   /// The 32-byte digest of `bytes`.
   public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
