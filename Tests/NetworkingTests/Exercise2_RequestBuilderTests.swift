@@ -180,7 +180,7 @@ struct Exercise2_RequestBuilderTests {
   func aFragmentInThePathIsRefused() {
     do {
       let url = try builder.url(for: Get<Health>(path: "/posts#comments"))
-      Issue.record("a `#` in the path should be .badURL (it would cut the path and drop the query), got \(url)")
+      Issue.record("a `#` in the path should be .badURL, like a `?`; got \(url)")
     } catch {
       guard case .badURL = error else {
         Issue.record("a `#` in the path should be .badURL, got \(error)")
