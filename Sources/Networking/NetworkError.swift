@@ -12,7 +12,7 @@ import Workbook
 #endif
 
 // Given — the vocabulary of the chapter: methods, endpoints, responses and the error cases.
-/// The HTTP methods the client sends. The raw value is what goes on the wire.
+/// The HTTP methods the client sends.
 public nonisolated enum HTTPMethod: String, Sendable, CaseIterable {
   case get = "GET"
   case head = "HEAD"
@@ -118,7 +118,8 @@ nonisolated extension NetworkError {
   }
 
   // Given — it reads the header and calls `check(status:body:retryAfter:)` above.
-  /// Throws the error for `response`'s status, if it is not a success.
+  /// Throws the error `check(status:body:retryAfter:)` gives for `response`'s status, body and
+  /// `Retry-After` header.
   public static func check(_ response: HTTPURLResponse, body: Data) throws(NetworkError) {
     let retryAfter = response.value(forHTTPHeaderField: "Retry-After")
     if let error = check(status: response.statusCode, body: body, retryAfter: retryAfter) { throw error }

@@ -47,7 +47,7 @@ public nonisolated struct MultipartFormData: Sendable, Equatable {
     public var data: Data
   }
 
-  /// A string that must not occur in any part; a UUID makes that practically certain.
+  /// The line between parts, which must not occur in any part: the default is a fresh UUID.
   public let boundary: String
   public private(set) var parts: [Part] = []
 
@@ -69,7 +69,7 @@ public nonisolated struct MultipartFormData: Sendable, Equatable {
   public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
   /// The body: for every part `--boundary`, its headers, an empty line and its bytes, each line
-  /// ended by CRLF; then `--boundary--` and a CRLF. O(total size).
+  /// ended by CRLF; then `--boundary--` and a CRLF.
   ///
   /// A field name or filename goes inside double quotes in the `Content-Disposition` header, so
   /// it must not be able to end the quotes or the line: as browsers do (the WHATWG HTML standard's

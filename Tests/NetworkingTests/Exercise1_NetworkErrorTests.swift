@@ -141,4 +141,32 @@ struct Exercise1_NetworkErrorTests {
       )
     }
   }
+
+  @Test("every code that means no connection at all is .offline; any other keeps its code")
+  func everyNoConnectionCodeIsOffline() {
+    for code in [URLError.Code.notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff] {
+      #expect(
+        NetworkError(URLError(code)) == .offline,
+        "\(code) means no connection at all (no radio, mobile data off, roaming off): it should be .offline, got \(NetworkError(URLError(code)))")
+    }
+    for code in [URLError.Code.secureConnectionFailed, .badServerResponse, .cannotConnectToHost] {
+      #expect(
+        NetworkError(URLError(code)) == .transport(code),
+        "\(code) is a transport failure that keeps its code, got \(NetworkError(URLError(code)))")
+    }
+  }
+
+  @Test("an empty body is no JSON object, even for a type whose fields are all optional")
+  func anEmptyBodyIsNotAnEmptyObject() {
+    struct Note: Decodable { var text: String? }
+    do {
+      let note = try NetworkError.decode(Note.self, from: Data(), using: JSONCoding.decoder())
+      Issue.record("an empty body as a type other than EmptyResponse should be .decoding, got \(note)")
+    } catch {
+      guard case .decoding = error else {
+        Issue.record("an empty body for Note should be .decoding, got \(error)")
+        return
+      }
+    }
+  }
 }

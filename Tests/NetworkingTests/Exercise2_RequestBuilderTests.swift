@@ -156,4 +156,52 @@ struct Exercise2_RequestBuilderTests {
     let plain = try builder.makeRequest(for: Upload(body: .json(draft)))
     #expect(plain.value(forHTTPHeaderField: "Content-Type") == "application/json", "without a header of its own, a JSON body is application/json")
   }
+
+  @Test("raw bytes go out unchanged, with the content type they came with")
+  func rawBodiesKeepTheirBytesAndType() throws {
+    let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])
+    let request = try builder.makeRequest(for: Upload(body: .data(bytes, contentType: "image/png")))
+    #expect(request.httpBody == bytes, "the body should be the bytes as given, got \(String(describing: request.httpBody.map(Array.init)))")
+    #expect(
+      request.value(forHTTPHeaderField: "Content-Type") == "image/png",
+      "a raw body is sent with its own Content-Type, got \(String(describing: request.value(forHTTPHeaderField: "Content-Type")))")
+  }
+
+  @Test("the encoder sorts keys, so one value always gives the same bytes")
+  func jsonKeysAreSorted() throws {
+    let letters = "zyxwvutsrqponmlkjihgfedcba".map(String.init)
+    let value = Dictionary(uniqueKeysWithValues: letters.enumerated().map { ($1, $0) })
+    let text = String(decoding: try JSONCoding.encoder().encode(value), as: UTF8.self)
+    let sorted = "{" + letters.sorted().map { "\"\($0)\":\(value[$0]!)" }.joined(separator: ",") + "}"
+    #expect(text == sorted, "26 keys should come out in sorted order, whatever order they are held in; got \(text)")
+  }
+
+  @Test("a fragment in the path is refused like a query")
+  func aFragmentInThePathIsRefused() {
+    do {
+      let url = try builder.url(for: Get<Health>(path: "/posts#comments"))
+      Issue.record("a `#` in the path should be .badURL, like a `?`; got \(url)")
+    } catch {
+      guard case .badURL = error else {
+        Issue.record("a `#` in the path should be .badURL, got \(error)")
+        return
+      }
+    }
+  }
+
+  @Test("a body that cannot be encoded is .encoding, never a request without its body")
+  func aBodyThatCannotBeEncodedIsAnEncodingError() {
+    struct Score: Encodable, Sendable { var value = Double.nan }
+    do {
+      let request = try builder.makeRequest(for: Upload(body: .json(Score())))
+      Issue.record(
+        "NaN has no JSON form, so the body cannot be encoded: makeRequest should throw .encoding, but returned a request whose body has \(request.httpBody?.count ?? 0) bytes"
+      )
+    } catch {
+      guard case .encoding = error else {
+        Issue.record("a body that cannot be encoded should be .encoding, got \(error)")
+        return
+      }
+    }
+  }
 }

@@ -308,4 +308,44 @@ struct Exercise3_RetryPolicyTests {
     )
     #expect(result.networkError == .cancelled, "a cancelled caller gets .cancelled, got \(String(describing: result.networkError))")
   }
+
+  @Test("only the listed transport codes and statuses are retried: offline, encoding and a bad URL are not")
+  func onlyTheListedFailuresAreRetried() {
+    let policy = RetryPolicy()
+    for code in RetryPolicy.transientCodes {
+      #expect(policy.isRetryable(.transport(code)), "\(code) is one of the transient codes: it should be retried")
+    }
+    for code in [URLError.Code.secureConnectionFailed, .badServerResponse, .unsupportedURL, .userAuthenticationRequired] {
+      #expect(!policy.isRetryable(.transport(code)), "\(code) is not a transient code: a second try fails the same way")
+    }
+    #expect(!policy.isRetryable(.offline), "offline waits for the connection to come back, not for a retry timer")
+    #expect(!policy.isRetryable(.encoding("x")), "a body that could not be encoded cannot be encoded next time either")
+    #expect(!policy.isRetryable(.badURL("x")), "a bad URL stays bad")
+  }
+
+  @Test("the doubled delay never passes maxDelay, even when the cap is no power of two of the base")
+  func theBackoffNeverPassesTheCap() {
+    let policy = RetryPolicy(maxAttempts: 10, baseDelay: .milliseconds(500), maxDelay: .seconds(5), jitter: .none)
+    let waits = (1...6).map { policy.backoff(beforeRetry: $0, random: .constant(0.3)) }
+    let expected: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(5), .seconds(5)]
+    #expect(waits == expected, "without jitter the waits are 0.5, 1, 2, 4, then capped at 5 s; got \(waits)")
+    let full = RetryPolicy(maxAttempts: 10, baseDelay: .milliseconds(500), maxDelay: .seconds(5), jitter: .full)
+    let longest = full.backoff(beforeRetry: 8, random: .constant(1))
+    #expect(longest == .seconds(5), "full jitter with a draw of 1 is the whole capped delay, 5 s; got \(longest)")
+  }
+
+  @Test("RetryPolicy.never sends the request once")
+  func neverRetries() async {
+    let clock = ManualClock()
+    let attempts = Counter()
+    let result = await outcome(on: clock) {
+      try await RetryPolicy.never.run(method: .get, clock: clock, random: .constant(0)) { _ -> Int in
+        attempts.increment()
+        throw NetworkError.http(status: 503, body: Data())
+      }
+    }
+    #expect(attempts.value == 1, "RetryPolicy.never is one attempt and no retry; the request was sent \(attempts.value) times")
+    #expect(result.networkError == .http(status: 503, body: Data()), "the one failure reaches the caller, got \(String(describing: result.networkError))")
+    #expect(clock.sleepHistory.isEmpty, "one attempt leaves nothing to wait for, but the loop waited \(clock.sleepHistory)")
+  }
 }

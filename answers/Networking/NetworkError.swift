@@ -11,7 +11,7 @@ import Workbook
   import FoundationNetworking
 #endif
 
-/// The HTTP methods the client sends. The raw value is what goes on the wire.
+/// The HTTP methods the client sends.
 public nonisolated enum HTTPMethod: String, Sendable, CaseIterable {
   case get = "GET"
   case head = "HEAD"
@@ -130,7 +130,8 @@ nonisolated extension NetworkError {
     }
   }
 
-  /// Throws the error for `response`'s status, if it is not a success.
+  /// Throws the error `check(status:body:retryAfter:)` gives for `response`'s status, body and
+  /// `Retry-After` header.
   public static func check(_ response: HTTPURLResponse, body: Data) throws(NetworkError) {
     let retryAfter = response.value(forHTTPHeaderField: "Retry-After")
     if let error = check(status: response.statusCode, body: body, retryAfter: retryAfter) { throw error }

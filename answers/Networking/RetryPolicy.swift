@@ -14,7 +14,7 @@ import Workbook
 #endif
 
 /// Where jitter comes from: a seeded generator in tests, the system generator in an app, or a
-/// constant to pin one value. Shared by reference, so one source serves many retries.
+/// constant to pin one value.
 public nonisolated final class RandomSource: Sendable {
   private enum Storage {
     case generator(any RandomNumberGenerator & Sendable)
@@ -23,7 +23,7 @@ public nonisolated final class RandomSource: Sendable {
 
   private let storage: Mutex<Storage>
 
-  /// Draws from `generator`; a seeded one makes every backoff schedule reproducible.
+  /// Draws from `generator`, such as a seeded one in a test.
   public init(_ generator: some RandomNumberGenerator & Sendable) {
     storage = Mutex(.generator(generator))
   }
@@ -32,8 +32,7 @@ public nonisolated final class RandomSource: Sendable {
     storage = Mutex(.constant(constant))
   }
 
-  /// A source that always returns `unit`, clamped to 0...1: 0 gives the shortest jittered wait,
-  /// 1 the longest.
+  /// A source that always draws `unit`, a value in 0...1, to pin the jitter in a test.
   public static func constant(_ unit: Double) -> RandomSource {
     RandomSource(constant: min(max(unit, 0), 1))
   }
@@ -41,7 +40,7 @@ public nonisolated final class RandomSource: Sendable {
   /// The system's generator.
   public static var system: RandomSource { RandomSource(SystemRandomNumberGenerator()) }
 
-  /// A uniform value in `0..<1` (or the constant).
+  /// The next draw from the generator, or the constant.
   public func unit() -> Double {
     storage.withLock { storage in
       switch storage {
