@@ -137,7 +137,7 @@ public nonisolated enum API: TargetType {
   /// An endpoint the catalog does not know yet.
   case custom(method: HTTPMethod, path: String, query: [String: String], requiresAuth: Bool)
 
-  /// One example of every case, for tests and previews.
+  /// Examples for tests and previews.
   public static let examples: [API] = [
     .login(email: "ada@example.com", password: "secret"), .register(name: "Ada", email: "ada@example.com", password: "secret"),
     .refresh(refreshToken: "r1"), .logout, .profile, .updateProfile(name: "Ada L."),
@@ -257,8 +257,7 @@ public nonisolated struct APIResponse<T: Decodable & Sendable>: Decodable, Senda
 
   /// The data, or a `ValidationError` when the envelope has field errors or no data. Field
   /// errors win over data that came with them (the form did not validate): the error carries them
-  /// all, in order. An empty `errors` list is no error. No data and no errors is a
-  /// `ValidationError` with no fields.
+  /// all, in order. An empty `errors` list is no error.
   public func unwrap() throws(ValidationError) -> T {
     if let errors, !errors.isEmpty { throw ValidationError(fields: errors) }
     guard let data else { throw ValidationError(fields: []) }
@@ -320,7 +319,7 @@ public nonisolated struct CursorPagination<Item: Identifiable & Decodable & Send
   public init() {}
 
   /// Appends the page's new items, in order, and remembers its cursor. Ignored once exhausted.
-  /// O(page size). Only a nil cursor ends the list; whether an empty cursor (`""`) does too is
+  /// Only a nil cursor ends the list; whether an empty cursor (`""`) does too is
   /// your choice (the server never sends one).
   public mutating func apply(_ page: CursorPage<Item>) {
     guard !isExhausted else { return }
@@ -403,9 +402,9 @@ public nonisolated struct StubbingClient<C: Clock>: Sendable where C.Duration ==
     self.clock = clock
   }
 
-  /// The sample body of `target`, after the delay. Cancellation during the delay throws
-  /// `.cancelled`, and so does a task already cancelled when it calls, `.immediate` or not: a
-  /// stub behaves like the network, which answers a cancelled task with nothing.
+  /// The sample body of `target`, after the delay. A task already cancelled when it calls gets
+  /// `.cancelled`, `.immediate` or not: a stub behaves like the network, which answers a
+  /// cancelled task with nothing.
   public func data(for target: some TargetType) async throws(NetworkError) -> Data {
     if case .delayed(let delay) = behavior {
       do {

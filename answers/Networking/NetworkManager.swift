@@ -34,9 +34,8 @@ public nonisolated enum RequestPriority: Sendable, CaseIterable {
 
 /// The app's one entry point to the API.
 ///
-/// An actor, so its few pieces of mutable state (the request counter) need no lock; everything
-/// slow happens outside it (the session, the token store, the clock), so one slow request never
-/// holds up another.
+/// An actor, so its few pieces of mutable state (the request counter) need no lock; the slow work
+/// (the session, the token store, the decode) runs outside it.
 public actor NetworkManager<C: Clock> where C.Duration == Duration {
   public nonisolated let session: URLSession
   public nonisolated let builder: RequestBuilder
@@ -175,11 +174,9 @@ public actor NetworkManager<C: Clock> where C.Duration == Duration {
   }
 
   // Given — it sets the priority from `taskPriority`, which is yours to write above.
-  /// The `URLSessionDataTask` for `request`, not resumed yet, with `priority` set on it.
-  ///
-  /// `perform` makes its task here, so the priority is set and the test seam
-  /// (`taskCreated`) sees the task. Call it with no lock held: a test may cancel the caller from
-  /// inside it, which runs your cancellation handler right there, on this thread.
+  /// Where `perform` makes its task: the `URLSessionDataTask` for `request`, for `perform` to
+  /// start. Call it with no lock held: a test may cancel the caller from inside it, which runs
+  /// your cancellation handler right there, on this thread.
   public nonisolated func dataTask(
     for request: URLRequest, priority: RequestPriority,
     completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void

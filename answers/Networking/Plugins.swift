@@ -28,7 +28,7 @@ public nonisolated struct HTTPResponse: Sendable, Equatable {
 
 /// What a plugin knows about the attempt it sees.
 public nonisolated struct RequestContext: Sendable, Equatable {
-  /// The same for every attempt of one `send`.
+  /// Which call the attempt belongs to.
   public var id: Int
   /// 1 for the first attempt, 2 for the first retry, …
   public var attempt: Int
@@ -41,7 +41,7 @@ public nonisolated struct RequestContext: Sendable, Equatable {
   }
 }
 
-/// A hook into every attempt. Every method has a default that does nothing.
+/// A hook into every attempt, at four points; a plugin implements only the ones it needs.
 public nonisolated protocol NetworkPlugin: Sendable {
   /// May change the request before it is sent (add a header, sign it).
   func prepare(_ request: URLRequest, context: RequestContext) async throws -> URLRequest
@@ -250,7 +250,7 @@ public nonisolated final class MetricsPlugin<C: Clock>: NetworkPlugin where C.Du
     /// The duration of every finished attempt, in order.
     public var durations: [Duration] = []
 
-    /// Successes among finished attempts, 0 when none finished.
+    /// Successes among finished attempts.
     public var successRate: Double {
       let finished = successes + failures
       return finished == 0 ? 0 : Double(successes) / Double(finished)
