@@ -16,7 +16,7 @@ import Synchronization
 /// not supported: it delivers a finished file, not a stream).
 public nonisolated final class URLSessionTransport: Transport {
   public let session: URLSession
-  /// Bytes received but not yet pulled, above which the task is suspended.
+  /// Read-ahead, in bytes: the file's opening note says what it bounds.
   public let bufferLimit: Int
   private let router: TaskRouter
   private let seams: Seams
@@ -69,7 +69,8 @@ public nonisolated final class URLSessionTransport: Transport {
     return request
   }
 
-  /// Reads what a download needs from an HTTP response head.
+  /// Reads what a download needs from an HTTP response head, as the server sent it: the validator
+  /// is the `ETag` with its quotes (else `Last-Modified`), so `If-Range` repeats it byte for byte.
   public static func transferResponse(_ response: HTTPURLResponse) -> TransferResponse {
     func header(_ name: String) -> String? { response.value(forHTTPHeaderField: name) }
     var result = TransferResponse(statusCode: response.statusCode)

@@ -240,6 +240,7 @@ struct Exercise3_DownloadSchedulerTests {
       "a second cancel of the same job, and a cancel of an unknown ID, must free no slot: one job runs (\(held) do) and the last waits (it is \(String(describing: lastState)))"
     )
     #expect(!(await scheduler.changePriority(of: slow, to: .high)), "a cancelled job is no longer queued")
+    #expect(!(await scheduler.changePriority(of: JobID(rawValue: 9_999), to: .high)), "an unknown ID was never queued")
     #expect(await scheduler.state(of: JobID(rawValue: 9_999)) == nil, "an unknown ID has no state")
     // The next job ends on its own; the last one takes the slot. A cancel of the finished job
     // must not free it. A job that is running may not have reached its sleep yet: wait for it.

@@ -4,6 +4,10 @@ import WorkbookTesting
 
 @testable import Downloads
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 @Suite("Exercise 6 — Pause and resume", .timeLimit(.minutes(1)))
 struct Exercise6_ResumeTests {
   static let chunk = 16 * 1024
@@ -450,6 +454,17 @@ struct Exercise6_ResumeTests {
         _ = try await handle.result()
       }
       #expect(data.bytesOnDisk == Self.pausePoint, "the pause kept the \(Self.pausePoint) bytes on disk, got \(data.bytesOnDisk)")
+    }
+  }
+
+  @Test("every request bypasses the local cache, so the server answers each resume")
+  func requestsBypassTheCache() {
+    let url = fileURL("f", size: 5_000)
+    for transfer in [TransferRequest(url: url), TransferRequest(url: url, rangeStart: 100, ifRange: "\"e\"")] {
+      let policy = URLSessionTransport.urlRequest(for: transfer).cachePolicy
+      #expect(
+        policy == .reloadIgnoringLocalCacheData,
+        "a stored answer must not stand in for the server's (.reloadIgnoringLocalCacheData); the policy's raw value is \(policy.rawValue)")
     }
   }
 }

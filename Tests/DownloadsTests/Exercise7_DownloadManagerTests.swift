@@ -211,6 +211,11 @@ struct Exercise7_DownloadManagerTests {
       let (manager, _, url) = makeManager(directory, hold: hold, file: .init(size: Self.size, endsEarlyAt: 10_000))
       let callers = try await joiners(3, of: url, manager, hold: hold)
       await hold.release()
+      // A caller nobody answers waits for good: wait until all three have returned, or everything
+      // is parked, and cancel any left so the test ends.
+      let answered = await eventually { callers.ended.values.count == 3 }
+      if !answered { callers.crowd.cancelAll() }
+      #expect(answered, "the transfer failed: all 3 joiners should have returned, \(callers.ended.values.count) did")
       for task in callers.tasks {
         await #expect(throws: DownloadError.truncated(received: 10_000, expected: Self.size), "every joiner gets the error") {
           try await task.value

@@ -91,30 +91,43 @@ struct Exercise4_TypedNotificationTests {
     #expect(logins.values.map(\.userID) == ["first"], "a released token cancels: the second post must not arrive; got \(logins.values)")
   }
 
+  // The two tests below post what a force-cast traps on, so their posts run in a child process:
+  // a trap there fails the test that made it, not the whole run. The child exits 0 when the
+  // observer heard exactly the one BadgeChanged posted, 1 when it heard anything else.
+
   @Test("a notification under the name without a payload, or with the wrong one, is skipped")
-  func aMissingOrWrongPayloadIsSkipped() {
-    let badges = Recorder<BadgeChanged>()
-    let token = center.observe(BadgeChanged.self) { badges.append($0) }
-    center.post(name: BadgeChanged.name, object: nil)
-    center.post(name: BadgeChanged.name, object: nil, userInfo: ["count": 3])
-    center.post(BadgeChanged(count: 5))
-    #expect(badges.values == [BadgeChanged(count: 5)], "only the typed post carries a payload; the others must be skipped, not crash; got \(badges.values)")
-    token.cancel()
+  func aMissingOrWrongPayloadIsSkipped() async {
+    await #expect(
+      processExitsWith: .success,
+      "a process that observed BadgeChanged, then posted under its name nothing, a payload under another key and one BadgeChanged(count: 5), should exit 0 (the observer heard only the typed post); it did not (1: it heard something else; a signal: it trapped, as a force-unwrap of the missing payload would)"
+    ) {
+      let center = NotificationCenter()
+      let badges = Recorder<BadgeChanged>()
+      let token = center.observe(BadgeChanged.self) { badges.append($0) }
+      center.post(name: BadgeChanged.name, object: nil)
+      center.post(name: BadgeChanged.name, object: nil, userInfo: ["count": 3])
+      center.post(BadgeChanged(count: 5))
+      token.cancel()
+      if badges.values != [BadgeChanged(count: 5)] { exit(1) }
+    }
   }
 
   @Test("a payload of another type under the payload key is skipped, not force-cast")
-  func aPayloadOfAnotherTypeIsSkipped() {
-    let badges = Recorder<BadgeChanged>()
-    let token = center.observe(BadgeChanged.self) { badges.append($0) }
-    // Older code, or another payload type that chose the same name, posts something else there.
-    center.post(name: BadgeChanged.name, object: nil, userInfo: [typedPayloadKey: UserDidLogIn(userID: "u")])
-    center.post(name: BadgeChanged.name, object: nil, userInfo: [typedPayloadKey: 3])
-    center.post(BadgeChanged(count: 5))
-    #expect(
-      badges.values == [BadgeChanged(count: 5)],
-      "only the post that carries a BadgeChanged should reach the observer; the others must be skipped with `as?` (an `as!` would crash the app); got \(badges.values)"
-    )
-    token.cancel()
+  func aPayloadOfAnotherTypeIsSkipped() async {
+    await #expect(
+      processExitsWith: .success,
+      "a process that observed BadgeChanged, then posted under its name a UserDidLogIn, an Int and one BadgeChanged(count: 5), should exit 0 (the observer heard only the BadgeChanged); it did not (1: it heard something else; a signal: it trapped, as an `as!` would)"
+    ) {
+      // Older code, or another payload type that chose the same name, posts something else there.
+      let center = NotificationCenter()
+      let badges = Recorder<BadgeChanged>()
+      let token = center.observe(BadgeChanged.self) { badges.append($0) }
+      center.post(name: BadgeChanged.name, object: nil, userInfo: [typedPayloadKey: UserDidLogIn(userID: "u")])
+      center.post(name: BadgeChanged.name, object: nil, userInfo: [typedPayloadKey: 3])
+      center.post(BadgeChanged(count: 5))
+      token.cancel()
+      if badges.values != [BadgeChanged(count: 5)] { exit(1) }
+    }
   }
 
   @Test func aTypedPostReachesAPlainObserverOfTheName() {

@@ -9,7 +9,8 @@
 import Foundation
 import Synchronization
 
-/// Serves scripted files chunk by chunk, produced only when the reader asks for the next one.
+/// A scripted server for the tests. The file's opening note says how it answers, and
+/// `make conformance` compares those answers with nginx's.
 public nonisolated final class ScriptedTransport: Transport {
   /// One scripted file.
   public struct File: Sendable {
