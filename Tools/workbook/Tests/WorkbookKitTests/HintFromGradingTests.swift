@@ -138,10 +138,10 @@ struct HintFromGradingTests {
     try #require(tests.contains("defaultTTL") && tests.contains("evictsLeastRecentlyUsed"))
     for failing in ["defaultTTL", "configuredTTL"] {
       let shown = hintParagraph(hint, failing: failing, failingNames: [failing], testNames: tests)
-      #expect(!shown.contains("For eviction"), "\(failing): \(shown)")
+      #expect(!shown.contains("which entries go"), "\(failing): \(shown)")
     }
     let eviction = hintParagraph(hint, failing: "evictsLeastRecentlyUsed", failingNames: ["evictsLeastRecentlyUsed"], testNames: tests)
-    #expect(eviction.contains("For eviction"), "the eviction paragraph is the one for an eviction test")
+    #expect(eviction.contains("which entries go"), "the eviction paragraph is the one for an eviction test")
   }
 
   @Test("test names split into the words they are about")
