@@ -18,6 +18,29 @@ struct Exercise6_ResumeTests {
   /// Holds the first transfer at `pausePoint` (a resume runs through), for the test to pause it.
   static func hold() -> Hold { Hold(at: .offset(pausePoint), once: true) }
 
+  /// A download of `name` (`size` bytes, served as `file`) started and paused at `pausePoint`:
+  /// where most resume tests begin.
+  struct Paused {
+    let url: URL
+    let destination: URL
+    let transport: ScriptedTransport
+    let downloader: Downloader
+    let data: ResumeData
+  }
+
+  static func paused(_ name: String, serving file: ScriptedTransport.File, in directory: TemporaryDirectory)
+    async throws -> Paused
+  {
+    let hold = hold()
+    let url = fileURL(name, size: size)
+    let transport = hold.transport(chunkSize: chunk)
+    transport.serve(url, file)
+    let downloader = Downloader(transport: transport)
+    let destination = directory.file(name)
+    let data = try await hold.pausedDownload(downloader, url, to: destination)
+    return Paused(url: url, destination: destination, transport: transport, downloader: downloader, data: data)
+  }
+
   /// Answers every request, whatever it asks, with one scripted status and `Content-Range` start.
   struct FixedAnswer: Transport {
     let status: Int
@@ -59,13 +82,11 @@ struct Exercise6_ResumeTests {
   @Test("resume asks for the rest with Range and If-Range, and no byte is lost or duplicated")
   func resumeContinuesWhereItStopped() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let hold = Self.hold()
-      let url = fileURL("album.zip", size: Self.size)
-      let transport = hold.transport(chunkSize: Self.chunk)
-      transport.serve(url, .init(size: Self.size, etag: "\"album-1\""))
-      let downloader = Downloader(transport: transport)
-      let destination = directory.file("album.zip")
-      let data = try await hold.pausedDownload(downloader, url, to: destination)
+      let paused = try await Self.paused("album.zip", serving: .init(size: Self.size, etag: "\"album-1\""), in: directory)
+      let destination = paused.destination
+      let transport = paused.transport
+      let downloader = paused.downloader
+      let data = paused.data
       #expect(data.bytesOnDisk == Self.pausePoint, "6 chunks were written before the pause")
       #expect(data.partial.size == Self.pausePoint, "the paused download keeps its partial file")
       #expect(data.validator == "\"album-1\"" && data.acceptsRanges, "the pause remembers what the server offered")
@@ -86,12 +107,9 @@ struct Exercise6_ResumeTests {
   @Test("progress after a resume starts at the bytes already on disk")
   func progressContinues() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let hold = Self.hold()
-      let url = fileURL("progress.zip", size: Self.size)
-      let transport = hold.transport(chunkSize: Self.chunk)
-      transport.serve(url, .init(size: Self.size, etag: "\"p\""))
-      let downloader = Downloader(transport: transport)
-      let data = try await hold.pausedDownload(downloader, url, to: directory.file("progress.zip"))
+      let paused = try await Self.paused("progress.zip", serving: .init(size: Self.size, etag: "\"p\""), in: directory)
+      let downloader = paused.downloader
+      let data = paused.data
       let (events, error) = await collect(downloader.resume(data))
       if let error { throw error }
       let counts = progressCounts(events)
@@ -103,12 +121,11 @@ struct Exercise6_ResumeTests {
   @Test("a changed file comes back whole (200): the download restarts from zero")
   func changedFileRestarts() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let hold = Self.hold()
-      let url = fileURL("changing.bin", size: Self.size)
-      let transport = hold.transport(chunkSize: Self.chunk)
-      transport.serve(url, .init(size: Self.size, etag: "\"v1\""))
-      let downloader = Downloader(transport: transport)
-      let data = try await hold.pausedDownload(downloader, url, to: directory.file("changing.bin"))
+      let paused = try await Self.paused("changing.bin", serving: .init(size: Self.size, etag: "\"v1\""), in: directory)
+      let url = paused.url
+      let transport = paused.transport
+      let downloader = paused.downloader
+      let data = paused.data
       transport.changeETag(of: url, to: "\"v2\"")
       let result = try await downloader.resume(data).result()
       #expect(transport.requests.last?.ifRange == "\"v1\"", "the resume must send the old validator as If-Range")
@@ -125,12 +142,10 @@ struct Exercise6_ResumeTests {
       ("noetag", ScriptedTransport.File(size: Self.size, etag: nil, acceptsRanges: true)),
     ] {
       try await withTemporaryDirectory("downloads") { directory in
-        let hold = Self.hold()
-        let url = fileURL(name, size: Self.size)
-        let transport = hold.transport(chunkSize: Self.chunk)
-        transport.serve(url, file)
-        let downloader = Downloader(transport: transport)
-        let data = try await hold.pausedDownload(downloader, url, to: directory.file(name))
+        let paused = try await Self.paused(name, serving: file, in: directory)
+        let transport = paused.transport
+        let downloader = paused.downloader
+        let data = paused.data
         let result = try await downloader.resume(data).result()
         #expect(
           transport.requests.last?.rangeStart == nil,
@@ -184,12 +199,10 @@ struct Exercise6_ResumeTests {
   @Test("a download paused behind a weak ETag resumes by asking for the whole file")
   func weakETagRestarts() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let hold = Self.hold()
-      let url = fileURL("weak.zip", size: Self.size)
-      let transport = hold.transport(chunkSize: Self.chunk)
-      transport.serve(url, .init(size: Self.size, etag: "W/\"gzip-1\""))
-      let downloader = Downloader(transport: transport)
-      let data = try await hold.pausedDownload(downloader, url, to: directory.file("weak.zip"))
+      let paused = try await Self.paused("weak.zip", serving: .init(size: Self.size, etag: "W/\"gzip-1\""), in: directory)
+      let transport = paused.transport
+      let downloader = paused.downloader
+      let data = paused.data
       #expect(data.validator == "W/\"gzip-1\"", "the pause keeps what the server sent, weak or not")
       let result = try await downloader.resume(data).result()
       let request = transport.requests.last
@@ -203,13 +216,12 @@ struct Exercise6_ResumeTests {
   @Test("a download paused with a strong Last-Modified resumes with it as If-Range")
   func strongLastModifiedContinues() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let hold = Self.hold()
-      let url = fileURL("dated.zip", size: Self.size)
-      let transport = hold.transport(chunkSize: Self.chunk)
       let modified = "Wed, 21 Oct 2015 07:28:00 GMT"
-      transport.serve(url, .init(size: Self.size, lastModified: modified, date: "Wed, 21 Oct 2015 09:00:00 GMT"))
-      let downloader = Downloader(transport: transport)
-      let data = try await hold.pausedDownload(downloader, url, to: directory.file("dated.zip"))
+      let paused = try await Self.paused(
+        "dated.zip", serving: .init(size: Self.size, lastModified: modified, date: "Wed, 21 Oct 2015 09:00:00 GMT"), in: directory)
+      let transport = paused.transport
+      let downloader = paused.downloader
+      let data = paused.data
       #expect(data.responseDate == "Wed, 21 Oct 2015 09:00:00 GMT", "the pause keeps the response's Date beside the validator")
       let result = try await downloader.resume(data).result()
       let request = transport.requests.last
@@ -245,12 +257,10 @@ struct Exercise6_ResumeTests {
   @Test("a partial file shorter than recorded (lost in a crash) resumes from what is really on disk")
   func shorterPartialFile() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let hold = Self.hold()
-      let url = fileURL("crash.bin", size: Self.size)
-      let transport = hold.transport(chunkSize: Self.chunk)
-      transport.serve(url, .init(size: Self.size, etag: "\"c\""))
-      let downloader = Downloader(transport: transport)
-      let data = try await hold.pausedDownload(downloader, url, to: directory.file("crash.bin"))
+      let paused = try await Self.paused("crash.bin", serving: .init(size: Self.size, etag: "\"c\""), in: directory)
+      let transport = paused.transport
+      let downloader = paused.downloader
+      let data = paused.data
       let handle = try FileHandle(forWritingTo: data.partial.url)
       try handle.truncate(atOffset: UInt64(Self.chunk * 2))
       try handle.close()
@@ -263,12 +273,12 @@ struct Exercise6_ResumeTests {
   @Test("a resume whose partial file has gone downloads the whole file again")
   func aVanishedPartialFileRestarts() async throws {
     try await withTemporaryDirectory("downloads") { directory in
-      let hold = Self.hold()
-      let url = fileURL("gone.bin", size: Self.size)
-      let transport = hold.transport(chunkSize: Self.chunk)
-      transport.serve(url, .init(size: Self.size, etag: "\"g\""))
-      let downloader = Downloader(transport: transport)
-      let data = try await hold.pausedDownload(downloader, url, to: directory.file("gone.bin"))
+      let paused = try await Self.paused("gone.bin", serving: .init(size: Self.size, etag: "\"g\""), in: directory)
+      let url = paused.url
+      let destination = paused.destination
+      let transport = paused.transport
+      let downloader = paused.downloader
+      let data = paused.data
       try FileManager.default.removeItem(at: data.partial.url)
       let result = try await downloader.resume(data).result()
       let range = transport.requests.last?.rangeStart
