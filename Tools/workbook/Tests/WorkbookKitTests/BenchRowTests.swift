@@ -19,7 +19,7 @@ struct BenchRowTests {
       benchCitations(text) == [
         BenchCitation(
           line: 1, command: "`make bench`", label: "actor (DataStore)",
-          figures: [BenchFigure(text: "1.2×", values: [(1.2, 1)])]),
+          figures: [BenchFigure(text: "1.2×", values: [.init(value: 1.2, decimals: 1)])]),
         BenchCitation(line: 3, command: "`make bench-4`", label: "LRU get, hit"),
         BenchCitation(line: 4, command: "`make bench`", label: "NSLock"),
         BenchCitation(line: 4, command: "`make bench`", label: "wrapped"),

@@ -33,11 +33,12 @@ struct BenchFigure: Equatable {
   /// As written, `1.9–2.9×`.
   let text: String
   /// Each number with the decimals it is written with.
-  let values: [(value: Double, decimals: Int)]
+  let values: [Number]
 
-  static func == (lhs: BenchFigure, rhs: BenchFigure) -> Bool {
-    lhs.text == rhs.text && lhs.values.map(\.value) == rhs.values.map(\.value)
-      && lhs.values.map(\.decimals) == rhs.values.map(\.decimals)
+  /// A number as the text writes it: its value, and how many decimals the text rounds it to.
+  struct Number: Equatable {
+    let value: Double
+    let decimals: Int
   }
 }
 
@@ -48,7 +49,7 @@ func benchFigures(_ text: String) -> [BenchFigure] {
     return BenchFigure(
       text: match[0],
       values: numbers.map { number in
-        (Double(number) ?? 0, number.split(separator: ".").dropFirst().first?.count ?? 0)
+        BenchFigure.Number(value: Double(number) ?? 0, decimals: number.split(separator: ".").dropFirst().first?.count ?? 0)
       })
   }
 }
