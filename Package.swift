@@ -48,6 +48,7 @@ let allChapters = [
   Chapter(number: 4, module: "ImageCache", composes: []),
   Chapter(number: 5, module: "Downloads", composes: []),
   Chapter(number: 6, module: "Feed", composes: [1, 3, 4]),
+  Chapter(number: 7, module: "Sync", composes: [3]),
 ]
 
 let environment = ProcessInfo.processInfo.environment

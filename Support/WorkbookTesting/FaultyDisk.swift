@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Workbook
 
-/// The real disk with faults a test switches on: a disk with only `freeBytes` left, and files
-/// whose reads fail with `EIO`.
+/// The real disk with faults a test switches on: a disk with only `freeBytes` left, files whose
+/// reads fail with `EIO`, and a process that dies after its next `writesBeforeCrash` writes.
 ///
 /// A full disk fails as the kernel does: a write in place (and a write through a file handle)
 /// puts down the bytes that fit, then throws `POSIXError(.ENOSPC)`; an atomic write fails while
@@ -13,7 +13,12 @@ public final class FaultyDisk: FileSystem, Sendable {
   private struct Faults {
     var freeBytes: Int? = nil
     var unreadable: Set<String> = []
+    var writesBeforeCrash: Int? = nil
   }
+
+  /// What a write throws once the process has "crashed": the test then drops everything that
+  /// process held in memory and opens the same files again, as a relaunch would.
+  public struct Crashed: Error, Equatable {}
   private let faults = Mutex(Faults())
   private let real = RealFileSystem()
 
@@ -23,6 +28,14 @@ public final class FaultyDisk: FileSystem, Sendable {
   public var freeBytes: Int? {
     get { faults.withLock { $0.freeBytes } }
     set { faults.withLock { $0.freeBytes = newValue } }
+  }
+
+  /// How many more writes succeed; the one after them, and every write after that, throws
+  /// `Crashed` and puts down nothing (an atomic write is all or nothing, so a crash during it leaves
+  /// the old file). Nil (the default): no crash.
+  public var writesBeforeCrash: Int? {
+    get { faults.withLock { $0.writesBeforeCrash } }
+    set { faults.withLock { $0.writesBeforeCrash = newValue } }
   }
 
   /// Makes every later read of `url` fail with `POSIXError(.EIO)`, the file staying where it is.
@@ -42,6 +55,7 @@ public final class FaultyDisk: FileSystem, Sendable {
   }
 
   public func write(_ data: Data, to url: URL, options: Data.WritingOptions) throws {
+    try survive()
     let room = take(data.count)
     if room < data.count {
       if !options.contains(.atomic) { try real.write(data.prefix(room), to: url, options: options) }
@@ -51,9 +65,21 @@ public final class FaultyDisk: FileSystem, Sendable {
   }
 
   public func write(_ data: Data, to handle: FileHandle) throws {
+    try survive()
     let room = take(data.count)
     try real.write(data.prefix(room), to: handle)
     if room < data.count { throw POSIXError(.ENOSPC) }
+  }
+
+  /// Counts one write against `writesBeforeCrash`, or throws when none is left.
+  private func survive() throws {
+    let crashed = faults.withLock { faults -> Bool in
+      guard let left = faults.writesBeforeCrash else { return false }
+      if left <= 0 { return true }
+      faults.writesBeforeCrash = left - 1
+      return false
+    }
+    if crashed { throw Crashed() }
   }
 
   /// Takes up to `count` bytes of the free space and returns how many it got.

@@ -55,4 +55,19 @@ struct FaultyDiskTests {
     #expect(disk.itemExists(at: folder.file("bad")))
     #expect(try disk.contents(of: folder.file("good")) == Data("b".utf8))
   }
+
+  @Test("a crash lets exactly the writes before it through, then refuses every write and keeps the old file")
+  func crashAfterWrites() throws {
+    let folder = try TemporaryDirectory("faulty-disk")
+    defer { folder.remove() }
+    let disk = FaultyDisk()
+    disk.writesBeforeCrash = 2
+    try disk.write(Data("1".utf8), to: folder.file("f"), options: .atomic)
+    try disk.write(Data("2".utf8), to: folder.file("f"), options: .atomic)  // at the limit: written
+    #expect(throws: FaultyDisk.Crashed()) { try disk.write(Data("3".utf8), to: folder.file("f"), options: .atomic) }
+    #expect(throws: FaultyDisk.Crashed()) { try disk.write(Data("4".utf8), to: folder.file("g"), options: []) }
+    #expect(try Data(contentsOf: folder.file("f")) == Data("2".utf8))
+    #expect(!disk.itemExists(at: folder.file("g")))
+    #expect(try disk.contents(of: folder.file("f")) == Data("2".utf8))  // reads still work
+  }
 }

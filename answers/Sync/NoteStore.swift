@@ -1,0 +1,69 @@
+// Exercise 3, part 1 — The confirmed copy (intermediate)
+//
+// The device keeps the notes as the server last confirmed them, and the change token that says
+// how far it has read. The two are one fact: a page of changes and the token after it are saved
+// in one atomic write, so a crash between them cannot leave a token that claims changes the disk
+// never got (they would be skipped forever). A tombstone is kept like any note; a change older
+// than the copy held (a lower version) is ignored.
+import Foundation
+import Workbook
+
+/// What the device holds of the server: notes by id and the change token, in one file.
+public actor NoteStore {
+  nonisolated struct Snapshot: Codable {
+    var token: String?
+    var records: [String: NoteRecord]
+  }
+
+  private let file: URL
+  private let fileSystem: any FileSystem
+  private var snapshot: Snapshot
+
+  /// Opens the copy stored at `file`: an absent file is an empty copy with no token.
+  public init(file: URL, fileSystem: any FileSystem = RealFileSystem()) throws(SyncError) {
+    self.file = file
+    self.fileSystem = fileSystem
+    guard fileSystem.itemExists(at: file) else {
+      snapshot = Snapshot(token: nil, records: [:])
+      return
+    }
+    do {
+      snapshot = try SyncJSON.decoder().decode(Snapshot.self, from: fileSystem.contents(of: file))
+    } catch {
+      throw .disk("the notes at \(file.path) cannot be read: \(error)")
+    }
+  }
+
+  /// The token to send with the next pull; nil before the first page.
+  public var token: String? { snapshot.token }
+
+  /// Every note, tombstones included, by id.
+  public var records: [String: NoteRecord] { snapshot.records }
+
+  /// Applies `changes` and, when given, the token that follows them, in one write. A change
+  /// whose version is not above the held copy's is ignored. When the write fails nothing changes.
+  ///
+  /// - Complexity: O(n + c) for n notes held and c changes: the file is written whole.
+  public func apply(_ changes: [NoteRecord], token: String? = nil) throws(SyncError) {
+    var next = snapshot
+    for change in changes where change.version > (next.records[change.id]?.version ?? 0) {
+      next.records[change.id] = change
+    }
+    if let token { next.token = token }
+    try save(next)
+  }
+
+  /// Forgets every note and the token, for a pull from the beginning.
+  public func reset() throws(SyncError) {
+    try save(Snapshot(token: nil, records: [:]))
+  }
+
+  private func save(_ next: Snapshot) throws(SyncError) {
+    do {
+      try fileSystem.write(SyncJSON.encoder().encode(next), to: file, options: .atomic)
+    } catch {
+      throw .disk("the notes could not be saved: \(error)")
+    }
+    snapshot = next
+  }
+}

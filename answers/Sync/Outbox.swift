@@ -1,0 +1,88 @@
+// Exercise 1 — The outbox (beginner)
+//
+// Every edit the user makes becomes a `Mutation` in the outbox, and the outbox reaches the disk
+// before the edit reaches the screen: an edit the app showed is an edit it will send, whatever
+// happens next (a crash, a full disk, a relaunch a week later). Keep it in one file written whole
+// with `.atomic` through the `FileSystem` seam, so a crash leaves the old list or the new one,
+// never half of each. Keep the user's order (the order of `append`), never a clock's.
+// Before an edit is added, drop what it makes pointless: the same field set again, or a note
+// deleted after it was edited.
+import Foundation
+import Workbook
+
+/// The edits not yet applied by the server, in the order the user made them, on disk.
+///
+/// - Complexity: every change rewrites the file: O(n) in the pending edits, which compaction
+///   keeps to about one per note and field.
+public actor Outbox {
+  private let file: URL
+  private let fileSystem: any FileSystem
+  private var mutations: [Mutation]
+
+  /// Opens the outbox stored at `file`: an absent file is an empty outbox, one that cannot be
+  /// read or decoded is an error (the edits in it must not be silently dropped).
+  public init(file: URL, fileSystem: any FileSystem = RealFileSystem()) throws(SyncError) {
+    self.file = file
+    self.fileSystem = fileSystem
+    guard fileSystem.itemExists(at: file) else {
+      mutations = []
+      return
+    }
+    do {
+      mutations = try SyncJSON.decoder().decode([Mutation].self, from: fileSystem.contents(of: file))
+    } catch {
+      throw .disk("the outbox at \(file.path) cannot be read: \(error)")
+    }
+  }
+
+  /// The edits waiting to be sent, oldest first.
+  public var pending: [Mutation] { mutations }
+
+  /// Adds an edit after dropping what it supersedes, and returns once it is on disk; when the
+  /// write fails the outbox is unchanged, in memory and on disk.
+  ///
+  /// A set of a field drops that field from earlier edits of the note (an edit left with nothing
+  /// to set goes); a delete drops every earlier edit of the note; an edit of a note already
+  /// deleted here is dropped itself (a delete wins).
+  public func append(_ mutation: Mutation) throws(SyncError) {
+    var next = mutations
+    if next.contains(where: { $0.note == mutation.note && $0.delete }) { return }
+    if mutation.delete {
+      next.removeAll { $0.note == mutation.note }
+    } else {
+      for index in next.indices.reversed() where next[index].note == mutation.note {
+        for field in mutation.set.keys { next[index].set[field] = nil }
+        if next[index].set.isEmpty { next.remove(at: index) }
+      }
+    }
+    next.append(mutation)
+    try save(next)
+  }
+
+  /// Removes the edits the server has answered for (applied, or refused for good).
+  public func remove(ids: Set<String>) throws(SyncError) {
+    let next = mutations.filter { !ids.contains($0.id) }
+    guard next.count != mutations.count else { return }
+    try save(next)
+  }
+
+  /// Puts `replacement` where the edit with `id` was (a rebased edit keeps its place in line);
+  /// does nothing when no edit has that id.
+  public func replace(_ id: String, with replacement: Mutation) throws(SyncError) {
+    guard let index = mutations.firstIndex(where: { $0.id == id }) else { return }
+    var next = mutations
+    next[index] = replacement
+    try save(next)
+  }
+
+  /// Writes `next` whole, then makes it the outbox: memory changes only after the disk did.
+  private func save(_ next: [Mutation]) throws(SyncError) {
+    do {
+      let data = try SyncJSON.encoder().encode(next)
+      try fileSystem.write(data, to: file, options: .atomic)
+    } catch {
+      throw .disk("the outbox could not be saved: \(error)")
+    }
+    mutations = next
+  }
+}

@@ -1,0 +1,125 @@
+// Exercise 6 — The engine (advanced)
+//
+// Put the parts together. An edit goes to the outbox first and to the screen after; a sync pushes
+// the outbox, takes each answer (applied: the edit leaves the outbox and the server's note becomes
+// the confirmed copy; 412: rebase and send again; 410: the note is gone, drop the edit), then
+// pulls what other devices changed. Everything the engine knows is on disk, so a crash anywhere
+// loses nothing: a new engine on the same folder carries on where the old one stopped.
+import Foundation
+import Networking
+import Workbook
+
+/// A notes app's sync engine: the outbox, the confirmed copy, push and pull.
+public actor SyncEngine {
+  /// How many push rounds one sync makes at most: a round sends each note's oldest edit, so edits
+  /// of one note take a round each, and a note another device keeps changing cannot hold the sync
+  /// forever.
+  public static let maximumPushRounds = 8
+
+  private let outbox: Outbox
+  private let store: NoteStore
+  private let pusher: Pusher<ContinuousClock>
+  private let puller: Puller
+  private let now: @Sendable () -> Date
+
+  /// Opens the engine whose state is in `directory` (`outbox.json` and `notes.json`).
+  ///
+  /// - Parameters:
+  ///   - policy: how a failed push is retried within one sync.
+  ///   - now: the device's clock, for `Mutation.editedAt` only.
+  public init(
+    directory: URL, transport: any SyncTransport, baseURL: URL, fileSystem: any FileSystem = RealFileSystem(),
+    policy: RetryPolicy = .never, batchSize: Int = 50, pageSize: Int = 100, now: @escaping @Sendable () -> Date = Date.init
+  ) throws(SyncError) {
+    outbox = try Outbox(file: directory.appendingPathComponent("outbox.json"), fileSystem: fileSystem)
+    store = try NoteStore(file: directory.appendingPathComponent("notes.json"), fileSystem: fileSystem)
+    pusher = Pusher(transport: transport, baseURL: baseURL, batchSize: batchSize, policy: policy, clock: ContinuousClock())
+    puller = Puller(transport: transport, baseURL: baseURL, pageSize: pageSize)
+    self.now = now
+  }
+
+  /// The notes the screen shows, by id: the confirmed copy with the unsent edits on top, deleted
+  /// notes left out.
+  ///
+  /// - Complexity: O(n + p) for n notes and p unsent edits.
+  public func notes() async -> [String: NoteRecord] {
+    let records = await store.records
+    let pending = Dictionary(grouping: await outbox.pending, by: \.note)
+    var shown: [String: NoteRecord] = [:]
+    for id in Set(records.keys).union(pending.keys) {
+      shown[id] = Merge.overlay(records[id], pending[id] ?? [])
+    }
+    return shown
+  }
+
+  /// The edits not yet applied by the server, oldest first.
+  public var pending: [Mutation] {
+    get async { await outbox.pending }
+  }
+
+  /// The confirmed copy of every note, tombstones included.
+  public var confirmed: [String: NoteRecord] {
+    get async { await store.records }
+  }
+
+  /// Sets `fields` of note `id` (creating the note when it is new). Returns once the edit is in
+  /// the outbox on disk; when that fails the edit is not made and the screen does not show it.
+  public func edit(_ id: String, set fields: [String: String]) async throws(SyncError) {
+    let base = await store.records[id]?.version ?? 0
+    try await outbox.append(Mutation(note: id, base: base, set: fields, editedAt: now()))
+  }
+
+  /// Deletes note `id`: it leaves the screen at once and the server at the next sync.
+  public func delete(_ id: String) async throws(SyncError) {
+    let base = await store.records[id]?.version ?? 0
+    try await outbox.append(Mutation(note: id, base: base, delete: true, editedAt: now()))
+  }
+
+  /// Pushes the outbox, then pulls every change. A failure leaves every unanswered edit in the
+  /// outbox and every applied page applied; the next sync carries on.
+  public func sync() async throws(SyncError) {
+    try await push()
+    try await puller.pull(into: store)
+  }
+
+  private func push() async throws(SyncError) {
+    for _ in 0..<Self.maximumPushRounds {
+      let pending = await outbox.pending
+      var seen = Set<String>()
+      let round = pending.filter { seen.insert($0.note).inserted }
+      guard !round.isEmpty else { return }
+      for result in try await pusher.push(round) {
+        try await settle(result, of: round.first { $0.id == result.id }!)
+      }
+    }
+  }
+
+  /// Acts on the server's answer to one mutation: the outbox and the confirmed copy change
+  /// together, the outbox last, so a crash between them sends the edit again (answered from the
+  /// server's store) instead of losing it.
+  private func settle(_ result: PushResult, of mutation: Mutation) async throws(SyncError) {
+    try await store.apply([result.record])
+    switch result.status {
+    case 200:
+      try await outbox.remove(ids: [mutation.id])
+      // Later edits of this note were made on top of this one: their base is its new version.
+      for later in await outbox.pending where later.note == mutation.note && later.base == mutation.base {
+        var moved = later
+        moved.base = result.record.version
+        try await outbox.replace(later.id, with: moved)
+      }
+    case 412:
+      // The outbox's copy, not the one sent: an edit made during the push may have compacted it.
+      guard let current = await outbox.pending.first(where: { $0.id == mutation.id }) else { return }
+      if let rebased = Merge.rebase(current, on: result.record) {
+        try await outbox.replace(mutation.id, with: rebased)
+      } else {
+        try await outbox.remove(ids: [mutation.id])
+      }
+    case 410:
+      try await outbox.remove(ids: [mutation.id])
+    default:
+      throw .malformed("the push answered \(result.status) for mutation \(mutation.id)")
+    }
+  }
+}
