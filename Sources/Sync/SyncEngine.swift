@@ -1,0 +1,79 @@
+// Exercise 6 — The engine (advanced)
+//
+// Put the parts together. An edit goes to the outbox first and to the screen after; a sync pushes
+// the outbox, takes each answer (applied: the edit leaves the outbox and the server's note becomes
+// the confirmed copy; 412: rebase and send again; 410: the note is gone, drop the edit), then
+// pulls what other devices changed. Everything the engine knows is on disk, so a crash anywhere
+// loses nothing: a new engine on the same folder carries on where the old one stopped.
+import Foundation
+import Networking
+import Workbook
+
+/// A notes app's sync engine: the outbox, the confirmed copy, push and pull.
+public actor SyncEngine {
+  /// How many push rounds one sync makes at most: a round sends each note's oldest edit, so edits
+  /// of one note take a round each, and a note another device keeps changing cannot hold the sync
+  /// forever.
+  public static let maximumPushRounds = 8
+
+  private let outbox: Outbox
+  private let store: NoteStore
+  private let pusher: Pusher<ContinuousClock>
+  private let puller: Puller
+  private let now: @Sendable () -> Date
+
+  /// Opens the engine whose state is in `directory` (`outbox.json` and `notes.json`).
+  ///
+  /// - Parameters:
+  ///   - policy: how a failed push is retried within one sync.
+  ///   - now: the device's clock, for `Mutation.editedAt` only.
+  public init(
+    directory: URL, transport: any SyncTransport, baseURL: URL, fileSystem: any FileSystem = RealFileSystem(),
+    policy: RetryPolicy = .never, batchSize: Int = 50, pageSize: Int = 100, now: @escaping @Sendable () -> Date = Date.init
+  ) throws(SyncError) {
+    outbox = try Outbox(file: directory.appendingPathComponent("outbox.json"), fileSystem: fileSystem)
+    store = try NoteStore(file: directory.appendingPathComponent("notes.json"), fileSystem: fileSystem)
+    pusher = Pusher(transport: transport, baseURL: baseURL, batchSize: batchSize, policy: policy, clock: ContinuousClock())
+    puller = Puller(transport: transport, baseURL: baseURL, pageSize: pageSize)
+    self.now = now
+  }
+
+  /// The notes the screen shows, by id: the confirmed copy with the unsent edits on top, deleted
+  /// notes left out.
+  ///
+  /// - Complexity: O(n + p) for n notes and p unsent edits.
+  public func notes() async -> [String: NoteRecord] {
+    // TODO: overlay each note's pending edits on its confirmed copy (placeholder: nothing shown).
+    [:]
+  }
+
+  /// The edits not yet applied by the server, oldest first.
+  public var pending: [Mutation] {
+    get async { await outbox.pending }
+  }
+
+  /// The confirmed copy of every note, tombstones included.
+  public var confirmed: [String: NoteRecord] {
+    get async { await store.records }
+  }
+
+  /// Sets `fields` of note `id` (creating the note when it is new). Returns once the edit is in
+  /// the outbox on disk; when that fails the edit is not made and the screen does not show it.
+  public func edit(_ id: String, set fields: [String: String]) async throws(SyncError) {
+    // TODO: append a mutation made on the confirmed version to the outbox.
+    throw .disk(NotImplemented("SyncEngine.edit").description)
+  }
+
+  /// Deletes note `id`: it leaves the screen at once and the server at the next sync.
+  public func delete(_ id: String) async throws(SyncError) {
+    // TODO: append a delete made on the confirmed version to the outbox.
+    throw .disk(NotImplemented("SyncEngine.delete").description)
+  }
+
+  /// Pushes the outbox, then pulls every change. A failure leaves every unanswered edit in the
+  /// outbox and every applied page applied; the next sync carries on.
+  public func sync() async throws(SyncError) {
+    // TODO: push in rounds and settle each result (200, 412, 410), then pull.
+    throw .malformed(NotImplemented("SyncEngine.sync").description)
+  }
+}

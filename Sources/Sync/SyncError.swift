@@ -1,0 +1,33 @@
+// Given: how a sync fails. Nothing to write here.
+import Foundation
+import Networking
+
+/// Why a sync step failed. Each case says what the engine does next: the outbox keeps every
+/// unsent edit whatever the case.
+public nonisolated enum SyncError: Error, Equatable, Sendable {
+  /// No connection: try again when the network comes back.
+  case offline
+  /// The server answered with this status where the step needed a success (5xx, 429, a 400).
+  case server(status: Int)
+  /// The server's body did not decode, or a reply did not match its request.
+  case malformed(String)
+  /// The change token is one the server no longer knows (410): start again from the beginning.
+  case tokenExpired
+  /// The disk refused a read or a write; the text says which and why.
+  case disk(String)
+  /// The sync was cancelled.
+  case cancelled
+}
+
+nonisolated extension SyncError {
+  /// What a network failure means for a sync.
+  public init(_ error: NetworkError) {
+    switch error {
+    case .offline, .timeout, .transport: self = .offline
+    case .cancelled: self = .cancelled
+    case .http(let status, _, _): self = .server(status: status)
+    case .unauthorized: self = .server(status: 401)
+    case .decoding(let text), .encoding(let text), .badURL(let text): self = .malformed(text)
+    }
+  }
+}

@@ -1,0 +1,69 @@
+// Given: the sync endpoints' request and reply bodies. Nothing to write here.
+import Foundation
+
+/// The body of `POST /v1/sync/push`: at most `PushBody.maximumBatch` mutations.
+public nonisolated struct PushBody: Codable, Equatable, Sendable {
+  /// The most mutations the server takes in one push; one more is a 400.
+  public static let maximumBatch = 100
+
+  public var mutations: [Mutation]
+
+  public init(mutations: [Mutation]) { self.mutations = mutations }
+}
+
+/// The server's answer to one mutation of a push, in the order they were sent.
+public nonisolated struct PushResult: Codable, Equatable, Sendable {
+  /// The mutation's id.
+  public var id: String
+  /// 200 applied (or applied before: the stored answer), 412 the base is not the note's version
+  /// (nothing applied), 410 the note is deleted (nothing applied).
+  public var status: Int
+  /// The note as the server holds it after this mutation.
+  public var record: NoteRecord
+
+  public init(id: String, status: Int, record: NoteRecord) {
+    self.id = id
+    self.status = status
+    self.record = record
+  }
+}
+
+/// The reply body of `POST /v1/sync/push`.
+public nonisolated struct PushReply: Codable, Equatable, Sendable {
+  public var results: [PushResult]
+
+  public init(results: [PushResult]) { self.results = results }
+}
+
+/// One page of `GET /v1/sync/changes?since=&limit=`: every note changed after the token, each once
+/// at its latest state (tombstones too), in the server's order.
+public nonisolated struct ChangePage: Codable, Equatable, Sendable {
+  public var changes: [NoteRecord]
+  /// The token to send next time. Opaque: stored and sent back, never read.
+  public var next: String
+  /// Whether another page follows at once.
+  public var more: Bool
+
+  public init(changes: [NoteRecord], next: String, more: Bool) {
+    self.changes = changes
+    self.next = next
+    self.more = more
+  }
+}
+
+/// The JSON coders of the sync endpoints: dates as seconds since 1970, keys sorted so the same
+/// body is the same bytes on every run.
+public nonisolated enum SyncJSON {
+  public static func encoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .secondsSince1970
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }
+
+  public static func decoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .secondsSince1970
+    return decoder
+  }
+}
