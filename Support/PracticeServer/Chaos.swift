@@ -23,8 +23,12 @@ public final class Chaos: Sendable {
   }
 
   private let state = Locked(State())
+  /// The sync routes, whose change tokens `expire_sync_tokens` expires.
+  private let sync: SyncService?
 
-  init() {}
+  init(sync: SyncService? = nil) {
+    self.sync = sync
+  }
 
   var tokenGeneration: Int { state.withLock { $0.tokenGeneration } }
 
@@ -96,7 +100,7 @@ public final class Chaos: Sendable {
     ("rate_limit_next", 0...Int.max, "a count, 0 or more"),
     ("delay_ms", 0...60_000, "milliseconds, 0 to 60000"),
   ]
-  private static let flags = ["expire_tokens", "reset"]
+  private static let flags = ["expire_tokens", "expire_sync_tokens", "reset"]
   private static let knobs = Set(numbers.map(\.key) + flags + ["path"])
 
   /// `POST /admin/chaos` with a JSON object of knobs. Every knob is checked before any is set:
@@ -136,6 +140,7 @@ public final class Chaos: Sendable {
     if let count = number["fail_next"] { failNext(count, status: number["status"] ?? 503, retryAfter: number["retry_after"] ?? 1) }
     if let count = number["rate_limit_next"] { rateLimitNext(count, retryAfter: number["retry_after"] ?? 1) }
     if object["expire_tokens"] as? Bool == true { expireTokens() }
+    if object["expire_sync_tokens"] as? Bool == true { sync?.expireTokens() }
     if let delay = number["delay_ms"] { self.delay(milliseconds: delay) }
     return state.withLock { state in
       .json(

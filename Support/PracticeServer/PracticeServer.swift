@@ -42,13 +42,18 @@ public final class PracticeServer: Sendable {
 
   public let configuration: Configuration
   /// Failure knobs, settable from tests and through `POST /admin/chaos`.
-  public let chaos = Chaos()
+  public let chaos: Chaos
+  /// The sync routes of chapter 7 (`/v1/sync/`), callable in-process as well.
+  public let sync: SyncService
   let store: APIStore
   private let listener = Locked<Listener?>(nil)
   private let log: RequestLog
 
   public init(configuration: Configuration = .init()) {
     self.configuration = configuration
+    let sync = SyncService()
+    self.sync = sync
+    self.chaos = Chaos(sync: sync)
     self.store = APIStore(configuration: configuration)
     self.log = RequestLog(limits: configuration.limits)
   }
@@ -166,6 +171,7 @@ public final class PracticeServer: Sendable {
     if let failure = plan.failure { return failure }
     if request.path.hasPrefix("/files/") { return Files.reply(request) }
     if request.path.hasPrefix("/images/") { return Images.reply(request) }
+    if request.path.hasPrefix("/v1/sync/") { return sync.handle(request) }
     if request.path.hasPrefix("/v1/") { return store.handle(request, baseURL: baseURL, tokenGeneration: plan.tokenGeneration) }
     return .error(404, "no route for \(request.method) \(request.path)")
   }
@@ -174,7 +180,8 @@ public final class PracticeServer: Sendable {
   public static let routes = """
     GET  /health                                   {"status":"ok"}
     POST /admin/chaos  {"fail_next":N,"status":503,"retry_after":S,"rate_limit_next":N,
-                        "expire_tokens":true,"delay_ms":M,"path":"/v1/...","reset":true}
+                        "expire_tokens":true,"expire_sync_tokens":true,"delay_ms":M,
+                        "path":"/v1/...","reset":true}
                        (status 200-599, retry_after 0-86400 s, delay_ms 0-60000; else 400)
     POST /v1/auth/login {"email","password"}        seeded user: ada@example.com / correct-horse
     POST /v1/auth/register {"name","email","password"}   422 with {"errors":[{"field","message"}]}
@@ -189,6 +196,17 @@ public final class PracticeServer: Sendable {
     GET /v1/feed?limit=N&cursor=after:<id>   PUT|DELETE /v1/posts/{id}/like (POST: 405)
     POST /v1/posts/{id}/comments (Idempotency-Key)   GET /v1/posts/{id}/comments
       (feed, like and comments work without a token; a token that is sent must be valid)
+    POST /v1/sync/push {"mutations":[{"id","note","base","set":{name:value},"delete"}]}
+                       1-100 per batch; ids 1-64 of A-Za-z0-9-; at most 32 fields, names 1-64
+                       of A-Za-z0-9_, values at most 4096 bytes; any bad mutation: 400, none
+                       applied. {"results":[{"id","status","record"}]}, per mutation in order:
+                       an applied id again → its first result; a deleted note → 410; base ≠
+                       version → 412 with the current record; else applied, 200 (the last
+                       10000 applied ids are remembered)
+    GET /v1/sync/changes?since=<token>&limit=N  {"changes":[record],"next":token,"more":bool}
+                       limit 1-500 (default 100); each changed note once, latest state, in
+                       change order; an old or unreadable token → 410 (expire_sync_tokens)
+      (a record is {"id","version","deleted","fields"}; no token needed on /v1/sync/)
     GET /images/{name}.png?w=&h=             PNG with ETag and Cache-Control; missing.png → 404;
                                              If-None-Match (weak comparison, lists, *) → 304
     GET /files/{name}?size=N[&ranges=0][&etag=X][&rate=B&delay_ms=M]   Range and If-Range

@@ -1,0 +1,95 @@
+import Foundation
+import Workbook
+
+/// The sync routes of chapter 7, `/v1/sync/push` and `/v1/sync/changes`: a notes store that
+/// takes batches of edits with optimistic concurrency and hands out every change since a token.
+///
+/// No authentication: one shared set of notes. `PracticeServer` routes `/v1/sync/` here after
+/// its chaos knobs; tests may call `handle(_:)` directly, without sockets. Thread-safe: a push
+/// batch is applied under one lock, so a page of changes never shows half a batch.
+public final class SyncService: Sendable {
+  /// How many applied mutation ids are remembered for replays by default.
+  public static let defaultRememberedMutations = 10_000
+  /// Changes per page when `limit` is not given, and the range `limit` may take.
+  static let defaultPageSize = 100
+  static let pageSize = 1...500
+  static let expiredToken = HTTPReply.error(410, "token expired: sync again from the beginning")
+
+  private let state: Locked<SyncState>
+
+  /// `rememberedMutations`: how many of the most recently applied mutation ids keep their stored
+  /// result (see `AppliedResults`).
+  public init(rememberedMutations: Int = SyncService.defaultRememberedMutations) {
+    let server = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    state = Locked(SyncState(server: server, rememberedMutations: rememberedMutations))
+  }
+
+  /// Every note the server holds, tombstones included, by id.
+  public var notes: [SyncedNote] {
+    state.withLock { $0.notes.values.map(\.note) }.sorted { $0.id < $1.id }
+  }
+
+  /// How many mutations were applied: replays of an applied id, 410s and 412s do not count.
+  public var appliedCount: Int { state.withLock { $0.appliedCount } }
+
+  /// Every token issued so far gets 410 from now on; a client without a token (`since` absent)
+  /// still syncs, and gets a token of the new epoch.
+  public func expireTokens() {
+    state.withLock { $0.epoch += 1 }
+  }
+
+  /// Answers a request for a path under `/v1/sync/`.
+  public func handle(_ request: HTTPRequest) -> HTTPReply {
+    switch request.path {
+    case "/v1/sync/push":
+      guard request.method == "POST" else { return .error(405, "POST a batch of mutations", headers: [("Allow", "POST")]) }
+      return push(request.body)
+    case "/v1/sync/changes":
+      guard request.method == "GET" || request.method == "HEAD" else {
+        return .error(405, "GET the changes since a token", headers: [("Allow", "GET, HEAD")])
+      }
+      return changes(since: request.query["since"], limit: request.query["limit"])
+    default:
+      return .error(404, "no route for \(request.method) \(request.path); sync has /v1/sync/push and /v1/sync/changes")
+    }
+  }
+
+  private func push(_ body: Data) -> HTTPReply {
+    let batch: [SyncMutation]
+    do {
+      batch = try SyncMutation.batch(body)
+    } catch {
+      return .error(400, error.message)
+    }
+    let outcomes = state.withLock { state in batch.map { state.push($0) } }
+    let results = zip(batch, outcomes).map { mutation, outcome in
+      ["id": mutation.id, "status": outcome.status, "record": outcome.record.json] as [String: Any]
+    }
+    return .json(200, ["results": results])
+  }
+
+  /// `since`: nil or empty for the beginning. An empty value is read as absent rather than as an
+  /// unreadable token: a client that writes `since=` for "no token" would otherwise get 410,
+  /// start again with `since=`, and loop.
+  private func changes(since: String?, limit: String?) -> HTTPReply {
+    var pageSize = Self.defaultPageSize
+    if let limit {
+      guard case .value(let value) = DecimalDigits.parse(limit), Self.pageSize.contains(value) else {
+        return .error(400, "limit must be a whole number from 1 to 500")
+      }
+      pageSize = value
+    }
+    return state.withLock { state in
+      var after = 0
+      if let since, !since.isEmpty {
+        guard let token = SyncToken(since), token.server == state.server, token.epoch == state.epoch, token.sequence <= state.sequence else {
+          return Self.expiredToken
+        }
+        after = token.sequence
+      }
+      let (page, more) = state.changes(after: after, limit: pageSize)
+      let next = SyncToken(server: state.server, epoch: state.epoch, sequence: page.last?.sequence ?? after)
+      return .json(200, ["changes": page.map(\.note.json), "next": next.text, "more": more])
+    }
+  }
+}
