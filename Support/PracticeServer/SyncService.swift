@@ -32,6 +32,12 @@ public final class SyncService: Sendable {
   /// How many mutations were applied: replays of an applied id, 410s and 412s do not count.
   public var appliedCount: Int { state.withLock { $0.appliedCount } }
 
+  /// Whether the mutation with this id was applied (among the most recently applied
+  /// `rememberedMutations`): a test's proof that an acknowledged edit reached the server.
+  public func applied(_ mutationID: String) -> Bool {
+    state.withLock { $0.applied[mutationID] != nil }
+  }
+
   /// Every token issued so far gets 410 from now on; a client without a token (`since` absent)
   /// still syncs, and gets a token of the new epoch.
   public func expireTokens() {
