@@ -18,7 +18,9 @@ public final class FaultyDisk: FileSystem, Sendable {
 
   /// What a write throws once the process has "crashed": the test then drops everything that
   /// process held in memory and opens the same files again, as a relaunch would.
-  public struct Crashed: Error, Equatable {}
+  public struct Crashed: Error, Equatable {
+    public init() {}
+  }
   private let faults = Mutex(Faults())
   private let real = RealFileSystem()
 

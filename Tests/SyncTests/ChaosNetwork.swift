@@ -52,7 +52,9 @@ final class ChaosNetwork: Sendable {
   }
 
   func setOnline(_ device: String, _ online: Bool) {
-    state.withLock { _ = online ? $0.offline.remove(device) : $0.offline.insert(device) }
+    state.withLock {
+      if online { $0.offline.remove(device) } else { $0.offline.insert(device) }
+    }
   }
 
   /// A number in `0..<bound` from the run's generator.

@@ -30,7 +30,7 @@ struct Simulation {
   private final class Device {
     let name: String
     let folder: URL
-    var disk = FaultyDisk()
+    var disk = MemoryDisk()
     var engine: SyncEngine
     var online = true
 
@@ -42,22 +42,19 @@ struct Simulation {
 
     /// A relaunch after a crash: whatever the process held in memory is gone; the disk is read again.
     func relaunch(link: DeviceLink) throws {
-      disk = FaultyDisk()
+      disk = disk.relaunched()
       engine = try SyncEngine(directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, batchSize: 3, pageSize: 2)
     }
   }
 
   /// Runs `steps` steps of the history `seed` makes; nil when everything agrees at the end.
   static func run(seed: UInt64, steps: Int) async throws -> Failure? {
-    let folder = try TemporaryDirectory("sync-simulation")
-    defer { folder.remove() }
+    let folder = URL(fileURLWithPath: "/simulated")
     let history = History()
     let network = ChaosNetwork(seed: seed, history: history)
     var devices: [Device] = []
     for name in Self.devices {
-      let path = folder.file(name)
-      try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
-      devices.append(try Device(name: name, folder: path, link: network.link(for: name)))
+      devices.append(try Device(name: name, folder: folder.appendingPathComponent(name), link: network.link(for: name)))
     }
     /// The last edit each device made of each note's field (and the last delete of each note) that
     /// `edit`/`delete` acknowledged: the server must end up having applied it, or the note deleted.
@@ -137,7 +134,11 @@ struct Simulation {
       if shown != live {
         problems.append("\(device.name) shows \(describe(shown)) but the server holds \(describe(live))")
       }
-      for (id, record) in await device.engine.confirmed {
+      let confirmed = await device.engine.confirmed
+      for id in Set(serverNotes.keys).subtracting(confirmed.keys).sorted() {
+        problems.append("\(device.name) has no confirmed copy of \(id), which the server holds (v\(serverNotes[id]!.version)\(serverNotes[id]!.deleted ? ", a tombstone" : ""))")
+      }
+      for (id, record) in confirmed {
         let held = serverNotes[id]
         if held?.version != record.version || held?.deleted != record.deleted || held?.fields != record.fields {
           problems.append("\(device.name)'s confirmed copy of \(id) is v\(record.version)\(record.deleted ? " deleted" : "") \(record.fields), the server's v\(held?.version ?? 0)")
