@@ -42,8 +42,8 @@ public nonisolated struct Mutation: Codable, Equatable, Sendable, Identifiable {
   public var set: [String: String]
   /// True for a delete (then `set` is empty).
   public var delete: Bool
-  /// When the user made the edit, by the device's clock: shown to the user, never used to order
-  /// edits (a device clock can be wrong or set back).
+  /// When the user made the edit, by the device's clock, to the millisecond: shown to the user,
+  /// never used to order edits (a device clock can be wrong or set back).
   public var editedAt: Date
 
   public init(id: String = UUID().uuidString, note: String, base: Int, set: [String: String] = [:], delete: Bool = false, editedAt: Date = Date()) {
@@ -52,6 +52,6 @@ public nonisolated struct Mutation: Codable, Equatable, Sendable, Identifiable {
     self.base = base
     self.set = set
     self.delete = delete
-    self.editedAt = editedAt
+    self.editedAt = SyncJSON.date(milliseconds: SyncJSON.milliseconds(editedAt))
   }
 }

@@ -51,19 +51,35 @@ public nonisolated struct ChangePage: Codable, Equatable, Sendable {
   }
 }
 
-/// The JSON coders of the sync endpoints: dates as seconds since 1970, keys sorted so the same
-/// body is the same bytes on every run.
+/// The JSON coders of the sync endpoints and files: dates as whole milliseconds since 1970, keys
+/// sorted, so the same value is the same bytes on every run and reads back equal.
 public nonisolated enum SyncJSON {
   public static func encoder() -> JSONEncoder {
     let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .secondsSince1970
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(milliseconds(date))
+    }
     encoder.outputFormatting = [.sortedKeys]
     return encoder
   }
 
   public static func decoder() -> JSONDecoder {
     let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .secondsSince1970
+    decoder.dateDecodingStrategy = .custom { decoder in
+      date(milliseconds: try decoder.singleValueContainer().decode(Int64.self))
+    }
     return decoder
+  }
+
+  /// `date` to the nearest millisecond since 1970.
+  public static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded())
+  }
+
+  /// The date `milliseconds` after 1970: `Mutation` keeps its date this way, so it survives a
+  /// round trip through JSON unchanged (seconds as a `Double` would not).
+  public static func date(milliseconds: Int64) -> Date {
+    Date(timeIntervalSince1970: Double(milliseconds) / 1000)
   }
 }

@@ -1,0 +1,183 @@
+import Foundation
+import PracticeServer
+import Testing
+import Workbook
+import WorkbookTesting
+
+@testable import Sync
+
+/// Two or more engines on real folders syncing through the practice server over `URLSession`.
+@Suite("Exercise 6 — The engine (practice server)", .timeLimit(.minutes(1)))
+struct Exercise6_SyncEngineTests {
+  /// A device: an engine on a folder of its own, talking to `server` over the loopback.
+  static func device(
+    _ name: String, in folder: TemporaryDirectory, server: PracticeServer, disk: any FileSystem = RealFileSystem()
+  ) throws -> SyncEngine {
+    let directory = folder.file(name)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return try SyncEngine(directory: directory, transport: URLSessionSyncTransport(), baseURL: server.baseURL, fileSystem: disk)
+  }
+
+  @Test func anEditReachesAnotherDeviceThroughTheServer() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let phone = try Self.device("phone", in: folder, server: server)
+      let tablet = try Self.device("tablet", in: folder, server: server)
+      try await phone.edit("n1", set: ["title": "Groceries", "body": "eggs"])
+      try await phone.sync()
+      try await tablet.sync()
+      #expect(
+        await tablet.notes()["n1"]?.fields == ["title": "Groceries", "body": "eggs"],
+        "the phone pushed n1 and the tablet pulled after it, so the tablet should show it")
+      #expect(await phone.pending.isEmpty, "the server applied the phone's edit (200), so it should have left the outbox")
+      #expect(await phone.confirmed["n1"]?.version == 1, "the phone should hold the server's copy of n1 at version 1 after its push")
+    }
+  }
+
+  @Test func independentFieldsFromTwoDevicesBothSurvive() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let phone = try Self.device("phone", in: folder, server: server)
+      let tablet = try Self.device("tablet", in: folder, server: server)
+      try await phone.edit("n1", set: ["title": "Trip", "body": "passport"])
+      try await phone.sync()
+      try await tablet.sync()
+      // Both edit n1 at version 1: the phone its title, the tablet its body.
+      try await phone.edit("n1", set: ["title": "Trip to Lisbon"])
+      try await tablet.edit("n1", set: ["body": "passport, charger"])
+      try await phone.sync()
+      try await tablet.sync()  // 412: rebased on version 2, sent again
+      try await phone.sync()
+      let expected = ["title": "Trip to Lisbon", "body": "passport, charger"]
+      #expect(
+        server.sync.notes.first?.fields == expected,
+        "the tablet's push met a newer n1 (412); rebasing keeps its body on top of the phone's title, so the server should hold both")
+      #expect(await phone.notes()["n1"]?.fields == expected, "the phone should show both edits after pulling")
+      #expect(await tablet.notes()["n1"]?.fields == expected, "the tablet should show both edits")
+      #expect(await tablet.pending.isEmpty, "the rebased edit was applied, so the tablet's outbox should be empty")
+    }
+  }
+
+  @Test func theSameFieldEndsWithTheLaterPushNotTheLaterClock() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let phone = try Self.device("phone", in: folder, server: server)
+      let tablet = try Self.device("tablet", in: folder, server: server)
+      try await phone.edit("n1", set: ["title": "Draft"])
+      try await phone.sync()
+      try await tablet.sync()
+      try await tablet.edit("n1", set: ["title": "Tablet's title"])
+      try await phone.edit("n1", set: ["title": "Phone's title"])
+      try await phone.sync()
+      try await tablet.sync()  // pushed last: the server's order puts it on top
+      try await phone.sync()
+      #expect(server.sync.notes.first?.fields["title"] == "Tablet's title", "the tablet's edit reached the server last, so it should win")
+      #expect(await phone.notes()["n1"]?.title == "Tablet's title", "the phone should end with the server's title")
+    }
+  }
+
+  @Test func anEditOfANoteDeletedElsewhereIsDropped() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let phone = try Self.device("phone", in: folder, server: server)
+      let tablet = try Self.device("tablet", in: folder, server: server)
+      try await phone.edit("n1", set: ["title": "Old"])
+      try await phone.sync()
+      try await tablet.sync()
+      try await phone.delete("n1")
+      try await phone.sync()
+      try await tablet.edit("n1", set: ["body": "too late"])
+      try await tablet.sync()  // 410: a delete wins
+      #expect(await tablet.pending.isEmpty, "the server answered 410 (deleted), so the edit should leave the tablet's outbox")
+      #expect(await tablet.notes()["n1"] == nil, "n1 is deleted on the server, so the tablet should not show it")
+      #expect(server.sync.notes.first?.deleted == true, "the server should still hold n1's tombstone")
+      #expect(server.sync.appliedCount == 2, "the server applied the create and the delete only; the edit of a deleted note must not apply")
+    }
+  }
+
+  @Test func aRelaunchCarriesOnWithTheSameEdits() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let first = try Self.device("phone", in: folder, server: server)
+      try await first.edit("n1", set: ["title": "Kept"])
+      let before = await first.pending
+      let relaunched = try Self.device("phone", in: folder, server: server)
+      #expect(await relaunched.pending == before, "a relaunch should find the very same edits, ids included, in the outbox")
+      try await relaunched.sync()
+      #expect(server.sync.appliedCount == 1, "one edit, applied once")
+      #expect(await relaunched.notes()["n1"]?.title == "Kept")
+    }
+  }
+
+  @Test func aFailedOutboxWriteLeavesTheScreenAsItWas() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let disk = FaultyDisk()
+      let phone = try Self.device("phone", in: folder, server: server, disk: disk)
+      disk.freeBytes = 0
+      await #expect(throws: SyncError.self, "the disk is full, so the edit cannot be saved and edit(_:set:) should throw") {
+        try await phone.edit("n1", set: ["title": "Lost?"])
+      }
+      #expect(await phone.notes().isEmpty, "an edit that did not reach the disk must not reach the screen")
+      #expect(await phone.pending.isEmpty)
+    }
+  }
+
+  @Test func aFailedPushFailsTheSyncAndKeepsTheEdit() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let phone = try Self.device("phone", in: folder, server: server)
+      try await phone.edit("n1", set: ["title": "Later"])
+      server.chaos.failNext(1, status: 503, retryAfter: nil)
+      await #expect(throws: SyncError.server(status: 503), "the push got 503, so sync() should throw it (the scheduler backs off on a throw)") {
+        try await phone.sync()
+      }
+      #expect(await phone.pending.count == 1, "the push failed, so the edit should still be in the outbox")
+      try await phone.sync()
+      #expect(await phone.pending.isEmpty)
+    }
+  }
+
+  @Test func unknownFieldsSurviveAnEditOnThisDevice() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let newer = try Self.device("newer", in: folder, server: server)
+      let older = try Self.device("older", in: folder, server: server)
+      try await newer.edit("n1", set: ["title": "Pinned", "color": "red"])
+      try await newer.sync()
+      try await older.sync()
+      try await older.edit("n1", set: ["title": "Renamed"])
+      try await older.sync()
+      #expect(server.sync.notes.first?.fields == ["title": "Renamed", "color": "red"], "this app does not know color, but must keep it")
+      #expect(await older.notes()["n1"]?.fields["color"] == "red", "the older app should keep the color in its copy too")
+    }
+  }
+
+  @Test func laterEditsOfANoteFollowTheVersionItsEarlierEditGot() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let phone = try Self.device("phone", in: folder, server: server)
+      try await phone.edit("n1", set: ["title": "One"])
+      try await phone.edit("n1", set: ["body": "two"])
+      try await phone.edit("n1", set: ["color": "three"])
+      try await phone.sync()
+      let answers = server.requestLog.filter { $0.path == "/v1/sync/push" }.count
+      #expect(
+        answers == 3,
+        """
+        three edits of one note made on this device go out one per round, each on the version the one before it got: \
+        3 pushes, with no 412 round trip; this sync made \(answers)
+        """)
+      #expect(server.sync.notes.first?.version == 3)
+    }
+  }
+}
