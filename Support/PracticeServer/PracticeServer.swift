@@ -206,7 +206,7 @@ public final class PracticeServer: Sendable {
     GET /v1/sync/changes?since=<token>&limit=N  {"changes":[record],"next":token,"more":bool}
                        limit 1-500 (default 100); each changed note once, latest state, in
                        change order; an old or unreadable token → 410 (expire_sync_tokens)
-      (a record is {"id","version","deleted","fields"}; no token needed on /v1/sync/)
+      (a record is {"id","version","deleted","fields"}; /v1/sync/ takes no Authorization)
     GET /images/{name}.png?w=&h=             PNG with ETag and Cache-Control; missing.png → 404;
                                              If-None-Match (weak comparison, lists, *) → 304
     GET /files/{name}?size=N[&ranges=0][&etag=X][&rate=B&delay_ms=M]   Range and If-Range

@@ -7,6 +7,10 @@ import Workbook
 /// No authentication: one shared set of notes. `PracticeServer` routes `/v1/sync/` here after
 /// its chaos knobs; tests may call `handle(_:)` directly, without sockets. Thread-safe: a push
 /// batch is applied under one lock, so a page of changes never shows half a batch.
+///
+/// A batch at every limit at once (100 mutations × 32 fields × 4 KiB ≈ 13 MB) is larger than the
+/// server's `Limits.maximumBodyBytes` (8 MiB): over HTTP it gets 413 before it reaches this code;
+/// in-process it is taken.
 public final class SyncService: Sendable {
   /// How many applied mutation ids are remembered for replays by default.
   public static let defaultRememberedMutations = 10_000
