@@ -126,21 +126,26 @@ struct Exercise1_OutboxTests {
       Self.edit("m1", "a", ["title": "1"]), Self.edit("m2", "b", ["title": "2"]), Self.edit("m3", "a", ["title": "3"]),
       Self.delete("m4", "b"), Self.edit("m5", "c", ["body": "5"]),
     ]
+    // The outbox after each append: m3 sets a's title again and leaves m1 nothing; m4 deletes b.
+    let after: [[Mutation]] = [
+      [], [edits[0]], [edits[0], edits[1]], [edits[1], edits[2]], [edits[2], edits[3]], [edits[2], edits[3], edits[4]],
+    ]
     for crashAfter in 0...edits.count {
       try await withTemporaryDirectory("outbox") { directory in
         let file = directory.file("outbox.json")
         let disk = FaultyDisk()
         disk.writesBeforeCrash = crashAfter
         let outbox = try Outbox(file: file, fileSystem: disk)
-        var acknowledged: [Mutation] = []
+        var returned = 0
         for edit in edits {
           do {
             try await outbox.append(edit)
-            acknowledged = await outbox.pending
+            returned += 1
           } catch {
             break
           }
         }
+        let acknowledged = after[returned]
         let pending = await outbox.pending
         #expect(
           pending == acknowledged,

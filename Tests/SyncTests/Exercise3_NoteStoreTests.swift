@@ -66,6 +66,12 @@ struct Exercise3_NoteStoreTests {
           acknowledgedToken = page.token
           for change in page.changes { acknowledgedRecords[change.id] = change }
         }
+        let heldToken = await store.token
+        let heldRecords = await store.records
+        #expect(
+          heldToken == acknowledgedToken && heldRecords == acknowledgedRecords,
+          "a crash after \(crashAfter) writes: the store should still hold what its last successful apply left, token \(acknowledgedToken ?? "nil") with \(Self.describe(acknowledgedRecords)); it held token \(heldToken ?? "nil") with \(Self.describe(heldRecords))"
+        )
         let relaunched = try NoteStore(file: file)
         let token = await relaunched.token
         let records = await relaunched.records
