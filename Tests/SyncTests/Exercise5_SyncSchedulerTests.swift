@@ -220,16 +220,25 @@ struct Exercise5_SyncSchedulerTests {
 
   @Test func waitUntilIdleWaitsOutTheBackoffAndTheRetry() async throws {
     let clock = ManualClock()
-    let probe = SchedulerProbe(failingRuns: [1])
+    let probe = SchedulerProbe(held: true, failingRuns: [1])
+    defer { probe.gate.open() }
     let scheduler = probe.scheduler(clock: clock)
     await scheduler.trigger()
+    try #require(await probe.gate.arrivals(1), "a trigger while idle and online should start a sync")
+    let calledDuringTheSync = IdleWatch(scheduler)
+    probe.gate.open()
     try #require(await clock.waitForSleepers(1), "the sync failed: the scheduler should wait on its clock")
-    let idle = IdleWatch(scheduler)
-    let returnedEarly = await eventually { idle.hasReturned }
-    #expect(!returnedEarly, "a retry is still to come after the backoff: waitUntilIdle() must not return yet")
+    let calledDuringTheBackoff = IdleWatch(scheduler)
+    let returnedEarly = await eventually { calledDuringTheSync.hasReturned || calledDuringTheBackoff.hasReturned }
+    #expect(
+      !returnedEarly,
+      "a retry is still to come after the backoff: waitUntilIdle() must not return yet, whether called during the failed sync or during the backoff"
+    )
     #expect(await scheduler.isBusy, "waiting out a backoff counts as busy")
     await clock.advance(by: Self.wait(beforeRetry: 1))
-    #expect(await eventually { idle.hasReturned }, "the retry succeeded: waitUntilIdle() should return")
+    #expect(
+      await eventually { calledDuringTheSync.hasReturned && calledDuringTheBackoff.hasReturned },
+      "the retry succeeded: every waitUntilIdle() should return")
     #expect(probe.started == 2, "one failure and one retry are 2 syncs, not \(probe.started)")
   }
 
