@@ -180,4 +180,37 @@ struct Exercise6_SyncEngineTests {
       #expect(server.sync.notes.first?.version == 3)
     }
   }
+
+  @Test func anEditOfANoteTheDeviceHoldsGoesOutOnItsVersionInOnePush() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let phone = try Self.device("phone", in: folder, server: server)
+      try await phone.edit("n1", set: ["title": "First"])
+      try await phone.sync()
+      let before = server.requestLog.filter { $0.path == "/v1/sync/push" }.count
+      try await phone.edit("n1", set: ["title": "Second"])
+      #expect(await phone.pending.first?.base == 1, "the phone holds n1 at version 1, so the edit should be made on version 1")
+      try await phone.sync()
+      let pushes = server.requestLog.filter { $0.path == "/v1/sync/push" }.count - before
+      #expect(pushes == 1, "an edit made on the version the server has applies in one push, with no 412 round trip; this sync made \(pushes)")
+    }
+  }
+
+  @Test func anEditStaysOnScreenWhenThePullAfterItsPushFails() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let phone = try Self.device("phone", in: folder, server: server)
+      try await phone.edit("n1", set: ["title": "Mine"])
+      server.chaos.only(pathPrefix: "/v1/sync/changes")
+      server.chaos.failNext(1, status: 503, retryAfter: nil)
+      await #expect(throws: SyncError.server(status: 503), "the pull got 503, so the sync should fail") { try await phone.sync() }
+      #expect(await phone.pending.isEmpty, "the push was applied, so the edit should have left the outbox")
+      #expect(
+        await phone.notes()["n1"]?.title == "Mine",
+        "the push's answer is the server's copy of n1: kept as the confirmed copy, the edit stays on screen even though the pull failed")
+    }
+  }
 }
+
