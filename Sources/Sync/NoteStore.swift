@@ -1,4 +1,4 @@
-// Exercise 3, part 1 — The confirmed copy (intermediate)
+// Exercise 3 — Pull (intermediate)
 //
 // The device keeps the notes as the server last confirmed them, and the change token that says
 // how far it has read. The two are one fact: a page of changes and the token after it are saved

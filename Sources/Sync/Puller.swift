@@ -1,4 +1,4 @@
-// Exercise 3, part 2 — Pull (intermediate)
+// Exercise 3, part 2 — The change feed (intermediate)
 //
 // The server lists what changed after a token, a page at a time. Apply each page with the token
 // after it, then ask again while the server says there is more. A token the server no longer
