@@ -1,7 +1,7 @@
 import Foundation
 import PracticeServer
-import Synchronization
 import Sync
+import Synchronization
 import WorkbookTesting
 
 #if canImport(FoundationNetworking)
@@ -119,7 +119,9 @@ final class ChaosNetwork: Sendable {
     guard let body = request.httpBody, let push = try? SyncJSON.decoder().decode(PushBody.self, from: body) else {
       return "\(request.httpMethod ?? "GET") \(request.url?.path ?? "")"
     }
-    let list = push.mutations.map { "\($0.note)@\($0.base) \($0.delete ? "delete" : $0.set.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))" }
+    let list = push.mutations.map {
+      "\($0.note)@\($0.base) \($0.delete ? "delete" : $0.set.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))"
+    }
     return "push [\(list.joined(separator: "; "))]"
   }
 }

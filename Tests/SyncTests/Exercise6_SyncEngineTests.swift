@@ -213,4 +213,3 @@ struct Exercise6_SyncEngineTests {
     }
   }
 }
-

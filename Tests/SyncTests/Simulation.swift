@@ -136,12 +136,16 @@ struct Simulation {
       }
       let confirmed = await device.engine.confirmed
       for id in Set(serverNotes.keys).subtracting(confirmed.keys).sorted() {
-        problems.append("\(device.name) has no confirmed copy of \(id), which the server holds (v\(serverNotes[id]!.version)\(serverNotes[id]!.deleted ? ", a tombstone" : ""))")
+        problems.append(
+          "\(device.name) has no confirmed copy of \(id), which the server holds (v\(serverNotes[id]!.version)\(serverNotes[id]!.deleted ? ", a tombstone" : ""))"
+        )
       }
       for (id, record) in confirmed {
         let held = serverNotes[id]
         if held?.version != record.version || held?.deleted != record.deleted || held?.fields != record.fields {
-          problems.append("\(device.name)'s confirmed copy of \(id) is v\(record.version)\(record.deleted ? " deleted" : "") \(record.fields), the server's v\(held?.version ?? 0)")
+          problems.append(
+            "\(device.name)'s confirmed copy of \(id) is v\(record.version)\(record.deleted ? " deleted" : "") \(record.fields), the server's v\(held?.version ?? 0)"
+          )
         }
       }
     }
