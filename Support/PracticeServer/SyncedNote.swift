@@ -3,7 +3,7 @@
 /// `version` is the server's count of applied changes (1 on create); a tombstone (`deleted`) has
 /// no fields and is kept for good, so a device that was offline during the delete still learns
 /// of it. `fields` is an open map: the server stores every key a client sends, known or not.
-public struct SyncedNote: Equatable, Sendable {
+public struct SyncedNote: Codable, Equatable, Sendable {
   public var id: String
   public var version: Int
   public var deleted: Bool
@@ -14,10 +14,5 @@ public struct SyncedNote: Equatable, Sendable {
     self.version = version
     self.deleted = deleted
     self.fields = fields
-  }
-
-  /// The wire form, `{"deleted","fields","id","version"}`.
-  var json: [String: Any] {
-    ["id": id, "version": version, "deleted": deleted, "fields": fields]
   }
 }
