@@ -1,6 +1,7 @@
 import Foundation
 import PracticeServer
 import Sync
+import Synchronization
 import Workbook
 import WorkbookTesting
 
@@ -33,17 +34,23 @@ struct Simulation {
     var disk = MemoryDisk()
     var engine: SyncEngine
     var online = true
+    /// The device's clock: a second later at every reading, unless the user sets it back.
+    let clock = DeviceClock()
 
     init(name: String, folder: URL, link: DeviceLink) throws {
       self.name = name
       self.folder = folder
-      engine = try SyncEngine(directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, batchSize: 3, pageSize: 2)
+      engine = try SyncEngine(
+        directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, batchSize: 3, pageSize: 2,
+        now: clock.now)
     }
 
     /// A relaunch after a crash: whatever the process held in memory is gone; the disk is read again.
     func relaunch(link: DeviceLink) throws {
       disk = disk.relaunched()
-      engine = try SyncEngine(directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, batchSize: 3, pageSize: 2)
+      engine = try SyncEngine(
+        directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, batchSize: 3, pageSize: 2,
+        now: clock.now)
     }
   }
 
@@ -94,7 +101,10 @@ struct Simulation {
         device.disk.writesBeforeCrash = writes
         do { try await device.engine.sync() } catch { history.add("    \(device.name): \(error)") }
         try device.relaunch(link: network.link(for: device.name))
-      case 90..<96:
+      case 90..<93:
+        history.add("\(step). \(device.name)'s clock is set back an hour")
+        device.clock.setBack(hours: 1)
+      case 93..<97:
         history.add("\(step). the network delivers a late copy")
         network.deliverOneLate()
       default:
@@ -171,5 +181,23 @@ struct Simulation {
       if let shorter = try await run(seed: failure.seed, steps: steps) { return shorter }
     }
     return failure
+  }
+}
+
+/// A device clock that the simulated user can set back: edits must still go out in the order they
+/// were made.
+final class DeviceClock: Sendable {
+  private let seconds = Mutex<TimeInterval>(1_800_000_000)
+
+  /// The time now; every reading is a second after the one before, unless the clock was set back.
+  @Sendable func now() -> Date {
+    seconds.withLock {
+      $0 += 1
+      return Date(timeIntervalSince1970: $0)
+    }
+  }
+
+  func setBack(hours: Double) {
+    seconds.withLock { $0 -= hours * 3_600 }
   }
 }
