@@ -212,4 +212,41 @@ struct Exercise6_SyncEngineTests {
         "the push's answer is the server's copy of n1: kept as the confirmed copy, the edit stays on screen even though the pull failed")
     }
   }
+
+  @Test func aFieldEditedAgainDuringAConflictedPushIsNotSentAgain() async throws {
+    let service = SyncService()
+    let held = HeldReplyTransport(service: service)
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let other = try SyncEngine(
+        directory: try Self.folder("other", in: folder), transport: InProcessServer(service: service), baseURL: InProcessServer.baseURL)
+      let phone = try SyncEngine(directory: try Self.folder("phone", in: folder), transport: held, baseURL: InProcessServer.baseURL)
+      try await other.edit("n1", set: ["title": "Plan", "body": "a"])
+      try await other.sync()
+      try await phone.sync()  // a pull only: the phone holds n1 at version 1
+      try await other.edit("n1", set: ["color": "blue"])
+      try await other.sync()  // n1 is at version 2 now
+      try await phone.edit("n1", set: ["title": "Old title", "body": "b"])
+      let sync = Task { try await phone.sync() }
+      #expect(await held.gate.arrivals(1), "the phone's push should reach the server")
+      // The 412 for the edit made on version 1 is on its way back; the user edits the title again,
+      // which compacts "Old title" out of the edit in flight.
+      try await phone.edit("n1", set: ["title": "New title"])
+      held.gate.open()
+      try await sync.value
+      let sentAfter = held.pushed.dropFirst().flatMap(\.mutations).compactMap { $0.set["title"] }
+      #expect(
+        !sentAfter.contains("Old title"),
+        """
+        the title was edited again while the 412 was on its way, so the edit to rebase is the outbox's copy, which no \
+        longer sets the title; the pushes after the 412 sent these titles: \(sentAfter)
+        """)
+      #expect(service.notes.first?.fields == ["title": "New title", "body": "b", "color": "blue"])
+    }
+  }
+
+  static func folder(_ name: String, in folder: TemporaryDirectory) throws -> URL {
+    let directory = folder.file(name)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
 }
