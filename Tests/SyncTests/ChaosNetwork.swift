@@ -33,7 +33,12 @@ final class ChaosNetwork: Sendable {
     var chaotic = true
     var offline: Set<String> = []
     var inTheAir: [URLRequest] = []
+    var requests = 0
   }
+
+  /// How many requests one history may make: a normal one makes a few hundred, and a pull or a
+  /// push that never ends must fail the history at once rather than at the suite's time limit.
+  static let requestLimit = 5_000
 
   let server: SyncService
   let history: History
@@ -56,6 +61,9 @@ final class ChaosNetwork: Sendable {
       if online { $0.offline.remove(device) } else { $0.offline.insert(device) }
     }
   }
+
+  /// Whether the devices sent more than `requestLimit` requests (every later one failed as offline).
+  var ranAway: Bool { state.withLock { $0.requests > Self.requestLimit } }
 
   /// A number in `0..<bound` from the run's generator.
   func draw(_ bound: Int) -> Int {
@@ -82,8 +90,10 @@ final class ChaosNetwork: Sendable {
   }
 
   fileprivate func send(_ request: URLRequest, from device: String) throws -> (Data, HTTPURLResponse) {
+    if Task.isCancelled { throw URLError(.cancelled) }
     let (offline, fault) = state.withLock { state -> (Bool, Fault) in
-      if state.offline.contains(device) { return (true, .delivered) }
+      state.requests += 1
+      if state.requests > Self.requestLimit || state.offline.contains(device) { return (true, .delivered) }
       guard state.chaotic else { return (false, .delivered) }
       let roll = state.random.next() % 100
       switch roll {

@@ -128,6 +128,11 @@ struct Simulation {
       }
     }
     problems += await check(devices, server: network.server, acknowledged: acknowledged)
+    if network.ranAway {
+      problems.insert(
+        "the devices sent more than \(ChaosNetwork.requestLimit) requests in \(steps) steps (a few hundred is usual): a pull or a push that never ends?",
+        at: 0)
+    }
     return problems.isEmpty ? nil : Failure(seed: seed, steps: steps, problems: problems, history: history.text)
   }
 

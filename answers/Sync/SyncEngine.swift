@@ -89,7 +89,10 @@ public actor SyncEngine {
       let round = pending.filter { seen.insert($0.note).inserted }
       guard !round.isEmpty else { return }
       for result in try await pusher.push(round) {
-        try await settle(result, of: round.first { $0.id == result.id }!)
+        guard let sent = round.first(where: { $0.id == result.id }) else {
+          throw .malformed("the push answered for mutation \(result.id), which was not sent")
+        }
+        try await settle(result, of: sent)
       }
     }
   }
