@@ -55,7 +55,7 @@ TSAN_SUPPRESSIONS := $(if $(filter Linux,$(UNAME)),suppressions='$(CURDIR)/Tools
 # CONTRIBUTING.md), and the recipes that run tests raise the soft limit to 4096 where the shell may.
 RAISE_FILE_LIMIT := n=$$(ulimit -Sn); if [ "$$n" != unlimited ] && [ "$$n" -lt 4096 ]; then ulimit -Sn 4096 2>/dev/null || ulimit -Sn "$$(ulimit -Hn)" 2>/dev/null || true; fi;
 
-.PHONY: help tool requirements progress lint sanitize mutants variants fingerprints test test-nonsending test-app-target test-swiftbuild check check-tooling server bench drill figures demo clean
+.PHONY: help tool requirements progress lint sanitize mutants variants fingerprints test test-nonsending test-app-target test-swiftbuild check check-tooling server bench drill figures demo demo-sync clean
 
 # `make help` prints the table below: each `target: ## what it does` line, the `##` lines under
 # it (options, aligned by hand), and the `##@` section headings; {chapters} reads the chapter numbers.
@@ -181,6 +181,29 @@ demo: requirements ## your capstone feed (your chapters 1, 3, 4, 6) live against
 	    "and make demo REFERENCE=$(subst $(space),$(comma),$(FEED_CHAPTERS)) shows the reference" >&2; exit 1; fi; \
 	echo ""; "$$reference" --quiet --compare $(DEMO_COUNTS)
 
+# `make demo-sync` builds the sync demo twice, like `make demo`: from your chapter 7 (with the
+# reference chapter 3 it composes, unless YOURS=3,7 asks for yours too) and from answers/. Your
+# build runs the script and writes its transcript; the reference build runs it again and says
+# where the two transcripts part, if they do.
+SYNC_DEMO_YOURS := $(if $(YOURS),$(filter-out $(subst $(comma),$(space),$(YOURS)),3 7),3)
+demo-sync: requirements ## two devices syncing notes through the practice server, your chapter 7
+##                          then the reference on the same script, the transcripts compared
+##      YOURS=3,7           your chapter 3 too (by default the reference chapter 3 is used)
+	@echo "== building the sync demo from your code and from answers/ (the first build takes minutes)"
+	@WORKBOOK_CHAPTERS=7 WORKBOOK_ANSWERS=$(subst $(space),$(comma),$(strip $(SYNC_DEMO_YOURS))) WORKBOOK_TOOLS=1 $(SWIFT_BUILD) \
+	  --scratch-path .build/demo-sync/yours --product sync-demo -q 2>&1 | grep -v '^\['; \
+	  test $${PIPESTATUS[0]} -eq 0 || { echo "make demo-sync: your code does not build; make chapter-7 shows why" >&2; exit 1; }
+	@WORKBOOK_CHAPTERS=7 WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT_BUILD) --scratch-path .build/demo-sync/reference --product sync-demo -q 2>&1 \
+	  | grep -v '^\['; test $${PIPESTATUS[0]} -eq 0 || { echo "make demo-sync: the reference in answers/ did not build (above);" \
+	    "your code is not part of that build. make clean, then make demo-sync again" >&2; exit 1; }
+	@mkdir -p .build/demo-sync; rm -f .build/demo-sync/yours.txt; echo "== your engine"; \
+	"$(call bin-path,.build/demo-sync/yours)/sync-demo" --transcript .build/demo-sync/yours.txt; status=$$?; \
+	if [ ! -f .build/demo-sync/yours.txt ]; then echo "make demo-sync: your engine stopped before the end of the script" \
+	  "(exit status $$status); make chapter-7 grades it" >&2; exit 1; fi; \
+	echo ""; echo "== the reference answer, on the same script"; \
+	"$(call bin-path,.build/demo-sync/reference)/sync-demo" --compare .build/demo-sync/yours.txt; \
+	test $$status -eq 0 || { echo "make demo-sync: your devices did not converge (above)" >&2; exit 1; }
+
 ##@ Maintain
 test: $(WORKBOOK) ## the gate: the tool's tests and rules (make check), the answers pass with
 ##                          no warnings, every exercise fails on the starter, the tooling trials, lint
@@ -289,7 +312,7 @@ lint: ## swift format lint on answers, tests and tooling, as .swift-format says
 # `make bench` records each section's output, headed by the date, the machine, its load and the
 # toolchain, in the chapter's bench/ folder: the texts' figures cite rows of those files, and
 # `workbook check` compares them. A --quick run (one round) only prints.
-BENCH_SECTIONS := datastore=01-data-store imagecache=04-image-cache downloads=05-downloads
+BENCH_SECTIONS := datastore=01-data-store imagecache=04-image-cache downloads=05-downloads sync=07-sync
 bench: ## release-build benchmarks behind the chapters' performance claims, recorded in Chapters/NN-*/bench/
 ##      BENCH_FLAGS="datastore --quick"   one section (datastore, imagecache, downloads); --quick: print only
 	@WORKBOOK_CHAPTERS=all WORKBOOK_ANSWERS=all WORKBOOK_TOOLS=1 $(SWIFT_BUILD) -c release --scratch-path .build/bench \
@@ -324,10 +347,10 @@ bench: ## release-build benchmarks behind the chapters' performance claims, reco
 # Each chapter builds in folders of its own: a module left in the folder by another chapter's
 # build would make the bench compile code for it that is then not linked.
 BENCH_SCRATCH ?= .build
-bench-%: requirements ## your chapter N timed next to the reference answer and the platform (N = 1, 4, 5)
+bench-%: requirements ## your chapter N timed next to the reference answer and the platform (N = 1, 4, 5, 7)
 ##      ANSWERS=1           time the reference answer against itself (what the ratios look like)
 ##      QUICK=1             smaller sizes and fewer rounds
-	@case "$*" in 1|4|5) ;; *) echo "make bench-$*: only chapters 1, 4 and 5 time your code so far; make bench times every chapter's answers" >&2; exit 2 ;; esac
+	@case "$*" in 1|4|5|7) ;; *) echo "make bench-$*: only chapters 1, 4, 5 and 7 time your code so far; make bench times every chapter's answers" >&2; exit 2 ;; esac
 	@echo "== building the bench from your Sources/ and from answers/ (release; the first time takes minutes)"
 	@WORKBOOK_CHAPTERS=$* WORKBOOK_TOOLS=1 $(if $(filter 1 yes true,$(ANSWERS)),WORKBOOK_ANSWERS=$*) $(SWIFT_BUILD) -c release \
 	  --scratch-path $(BENCH_SCRATCH)/bench-$*-yours --product workbook-bench 2>&1 | grep -Ev '^\[|^Building|^Build complete|^Compiling|^Write'; \

@@ -195,6 +195,13 @@ if tools && chapters.contains(where: { $0.module == "Feed" }) {
       swiftSettings: swiftSettings + referenceDefines))
 }
 
+// `make demo-sync`: two devices syncing notes through the practice server, on one fixed script.
+if tools && chapters.contains(where: { $0.module == "Sync" }) {
+  targets.append(
+    .executableTarget(
+      name: "sync-demo", dependencies: ["Sync", "PracticeServer"], path: "Support/SyncDemo", swiftSettings: swiftSettings))
+}
+
 let package = Package(
   name: "iOSSystemsWorkbook",
   platforms: [.macOS(.v15), .iOS(.v18)],

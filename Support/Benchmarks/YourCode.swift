@@ -81,7 +81,7 @@ enum YourCode {
   }
 
   /// The chapters with a `make bench-N`.
-  static let chapters = [1, 4, 5]
+  static let chapters = [1, 4, 5, 7]
 
   /// `--emit N`: one round of chapter N's measurements, as lines.
   static func emitRound(chapter: Int, quick: Bool, platform: Bool) async {
@@ -94,6 +94,9 @@ enum YourCode {
     #endif
     #if canImport(Downloads)
       case 5: await DownloadsBench.emitLearnerRound(quick: quick, withPlatform: platform)
+    #endif
+    #if canImport(Sync)
+      case 7: await SyncBench.emitLearnerRound(quick: quick, withPlatform: platform)
     #endif
     default: say("error\tchapter \(chapter) has no make bench-\(chapter); chapters with one: \(chapters)")
     }
@@ -179,6 +182,9 @@ enum YourCode {
     #endif
     #if canImport(Downloads)
       case 5: DownloadsBench.printComparison(yours: mine, answer: answer)
+    #endif
+    #if canImport(Sync)
+      case 7: SyncBench.printComparison(yours: mine, answer: answer)
     #endif
     default: print("chapter \(chapter) has no make bench-\(chapter); chapters with one: \(chapters)")
     }

@@ -1,7 +1,7 @@
 // `make bench`: measures the reference answers in a release build and prints, for each chapter,
 // tables of cost per operation with ratios against a baseline measured in the same run.
 //
-// Usage: workbook-bench [--quick] [section…]   (sections: datastore, imagecache, downloads)
+// Usage: workbook-bench [--quick] [section…]   (sections: datastore, imagecache, downloads, sync)
 //        workbook-bench --compare N --yours PATH [--quick]   `make bench-N`: your chapter N next to
 //                       the answer (this program, built from answers/) and the platform
 //        workbook-bench --emit N [--quick] [--platform]   one round of chapter N's measurements, for
@@ -29,7 +29,7 @@ if let chapter = option("--compare").flatMap(Int.init) {
   exit(0)
 }
 let wanted = Set(arguments.filter { !$0.hasPrefix("--") }.map { $0.lowercased() })
-let sections: Set = ["datastore", "imagecache", "downloads"]
+let sections: Set = ["datastore", "imagecache", "downloads", "sync"]
 for section in wanted.subtracting(sections).sorted() {
   print("unknown section \(section); the sections are \(sections.sorted().joined(separator: ", "))")
   exit(2)
@@ -51,4 +51,7 @@ print("Ratios compare cases measured in this same run; absolute times vary by ma
 #endif
 #if canImport(Downloads)
   if enabled("downloads") { await DownloadsBench.run(bench, quick: quick) }
+#endif
+#if canImport(Sync)
+  if enabled("sync") { await SyncBench.run(bench, quick: quick) }
 #endif
