@@ -38,7 +38,7 @@ final class ChaosNetwork: Sendable {
 
   /// How many requests one history may make: a normal one makes a few hundred, and a pull or a
   /// push that never ends must fail the history at once rather than at the suite's time limit.
-  static let requestLimit = 5_000
+  static let requestLimit = 2_000
 
   let server: SyncService
   let history: History

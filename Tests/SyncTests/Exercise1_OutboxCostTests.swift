@@ -14,8 +14,14 @@ struct Exercise1_OutboxCostTests {
       let disk = CountingDisk()
       let outbox = try Outbox(file: folder.file("outbox.json"), fileSystem: disk)
       for size in [1, 10, 100] {
-        while await outbox.pending.count < size {
-          try await outbox.append(Mutation(note: "n\(await outbox.pending.count)", base: 0, set: ["title": "t"]))
+        for index in await outbox.pending.count..<size {
+          try await outbox.append(Mutation(note: "n\(index)", base: 0, set: ["title": "t"]))
+        }
+        let waiting = await outbox.pending.count
+        guard waiting == size else {
+          Issue.record(
+            "after edits of \(size) different notes the outbox should hold \(size); it holds \(waiting) (compaction must only touch the same note)")
+          return
         }
         let before = disk.writes
         try await outbox.append(Mutation(note: "n0", base: 0, set: ["title": "compacts the first edit away"]))
