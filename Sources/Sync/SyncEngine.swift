@@ -18,7 +18,7 @@ public actor SyncEngine {
 
   private let outbox: Outbox
   private let store: NoteStore
-  private let pusher: Pusher<ContinuousClock>
+  private let pusher: any MutationPushing
   private let puller: Puller
   private let now: @Sendable () -> Date
 
@@ -26,14 +26,16 @@ public actor SyncEngine {
   ///
   /// - Parameters:
   ///   - policy: how a failed push is retried within one sync.
+  ///   - clock: what the push waits on between retries (a test clock in tests).
   ///   - now: the device's clock, for `Mutation.editedAt` only.
-  public init(
+  public init<C: Clock<Duration>>(
     directory: URL, transport: any SyncTransport, baseURL: URL, fileSystem: any FileSystem = RealFileSystem(),
-    policy: RetryPolicy = .never, batchSize: Int = 50, pageSize: Int = 100, now: @escaping @Sendable () -> Date = Date.init
+    policy: RetryPolicy = .never, clock: C = ContinuousClock(), batchSize: Int = 50, pageSize: Int = 100,
+    now: @escaping @Sendable () -> Date = Date.init
   ) throws(SyncError) {
     outbox = try Outbox(file: directory.appendingPathComponent("outbox.json"), fileSystem: fileSystem)
     store = try NoteStore(file: directory.appendingPathComponent("notes.json"), fileSystem: fileSystem)
-    pusher = Pusher(transport: transport, baseURL: baseURL, batchSize: batchSize, policy: policy, clock: ContinuousClock())
+    pusher = Pusher(transport: transport, baseURL: baseURL, batchSize: batchSize, policy: policy, clock: clock)
     puller = Puller(transport: transport, baseURL: baseURL, pageSize: pageSize)
     self.now = now
   }
@@ -77,3 +79,10 @@ public actor SyncEngine {
     throw .malformed(NotImplemented("SyncEngine.sync").description)
   }
 }
+
+/// A `Pusher` on any clock: the engine holds one without naming its clock's type.
+nonisolated protocol MutationPushing: Sendable {
+  func push(_ mutations: [Mutation]) async throws(SyncError) -> [PushResult]
+}
+
+extension Pusher: MutationPushing {}

@@ -4,12 +4,15 @@ import Workbook
 import WorkbookTesting
 
 /// A disk held in memory for the convergence simulation, which writes thousands of small files a
-/// run: the same promises as `FaultyDisk` (a write is whole or absent, a crash refuses every write
-/// from the chosen one on), at memory speed. The chapter's other tests use real files.
+/// run: the same promises as `FaultyDisk`, at memory speed. A crash refuses every write from the
+/// chosen one on and puts down nothing; a full disk fails a write as the kernel does, an atomic one
+/// leaving the old file and one in place leaving the bytes that fit (half, here). The chapter's
+/// other tests use real files.
 final class MemoryDisk: FileSystem, Sendable {
   private struct State {
     var files: [String: Data] = [:]
     var writesBeforeCrash: Int?
+    var fullForWrites = 0
   }
   private let state = Mutex(State())
 
@@ -17,6 +20,12 @@ final class MemoryDisk: FileSystem, Sendable {
   var writesBeforeCrash: Int? {
     get { state.withLock { $0.writesBeforeCrash } }
     set { state.withLock { $0.writesBeforeCrash = newValue } }
+  }
+
+  /// How many of the next writes find the disk full (0: none).
+  var fullForWrites: Int {
+    get { state.withLock { $0.fullForWrites } }
+    set { state.withLock { $0.fullForWrites = newValue } }
   }
 
   /// The same files, with no crash pending: what a relaunched process finds.
@@ -41,6 +50,11 @@ final class MemoryDisk: FileSystem, Sendable {
       if let left = state.writesBeforeCrash {
         if left <= 0 { throw FaultyDisk.Crashed() }
         state.writesBeforeCrash = left - 1
+      }
+      if state.fullForWrites > 0 {
+        state.fullForWrites -= 1
+        if !options.contains(.atomic) { state.files[url.path] = data.prefix(data.count / 2) }
+        throw POSIXError(.ENOSPC)
       }
       state.files[url.path] = data
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import PracticeServer
 import Sync
 import Synchronization
@@ -28,112 +29,242 @@ struct Simulation {
     }
   }
 
+  /// How a device's push retries within one sync: three attempts, a second and then two before
+  /// the next, on the history's clock; no jitter, so a history replays exactly.
+  static let policy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(8), jitter: .none)
+
   private final class Device {
     let name: String
     let folder: URL
+    let time: ManualClock
     var disk = MemoryDisk()
     var engine: SyncEngine
     var online = true
-    /// The device's clock: a second later at every reading, unless the user sets it back.
-    let clock = DeviceClock()
+    /// The device's clock: the history's time, a second later at every reading, unless the user
+    /// sets it back.
+    let clock: DeviceClock
 
-    init(name: String, folder: URL, link: DeviceLink) throws {
+    init(name: String, folder: URL, link: DeviceLink, time: ManualClock) throws(SyncError) {
       self.name = name
       self.folder = folder
-      engine = try SyncEngine(
-        directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, batchSize: 3, pageSize: 2,
-        now: clock.now)
+      self.time = time
+      clock = DeviceClock(time: time)
+      engine = try Self.open(folder, link: link, disk: disk, time: time, clock: clock)
     }
 
     /// A relaunch after a crash: whatever the process held in memory is gone; the disk is read again.
-    func relaunch(link: DeviceLink) throws {
+    func relaunch(link: DeviceLink) throws(SyncError) {
       disk = disk.relaunched()
-      engine = try SyncEngine(
-        directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, batchSize: 3, pageSize: 2,
-        now: clock.now)
+      engine = try Self.open(folder, link: link, disk: disk, time: time, clock: clock)
+    }
+
+    private static func open(_ folder: URL, link: DeviceLink, disk: MemoryDisk, time: ManualClock, clock: DeviceClock) throws(SyncError)
+      -> SyncEngine
+    {
+      try SyncEngine(
+        directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, policy: Simulation.policy,
+        clock: SimulatedClock(time: time), batchSize: 3, pageSize: 2, now: clock.now)
+    }
+
+    /// The edits waiting in the outbox and the notes on the screen.
+    func state() async -> (pending: [Mutation], shown: [String: NoteRecord]) {
+      (await engine.pending, await engine.notes())
     }
   }
 
-  /// Runs `steps` steps of the history `seed` makes; nil when everything agrees at the end.
+  /// Runs `steps` steps of the history `seed` makes; nil when everything agrees at the end and
+  /// nothing went wrong on the way. A history stops at the first step that breaks a promise.
   static func run(seed: UInt64, steps: Int) async throws -> Failure? {
     let folder = URL(fileURLWithPath: "/simulated")
     let history = History()
     let network = ChaosNetwork(seed: seed, history: history)
+    let time = ManualClock()
     var devices: [Device] = []
     for name in Self.devices {
-      devices.append(try Device(name: name, folder: folder.appendingPathComponent(name), link: network.link(for: name)))
+      devices.append(try Device(name: name, folder: folder.appendingPathComponent(name), link: network.link(for: name), time: time))
     }
     /// The last edit each device made of each note's field (and the last delete of each note) that
     /// `edit`/`delete` acknowledged: the server must end up having applied it, or the note deleted.
     var acknowledged: [String: String] = [:]
+    /// Every mutation id any outbox ever held: the server applies no other, and each at most once.
+    var made = Set<String>()
+    var problems: [String] = []
+    func failure(_ steps: Int) -> Failure {
+      Failure(seed: seed, steps: steps, problems: problems, history: history.text)
+    }
 
     for step in 1...max(steps, 1) {
       let device = devices[network.draw(devices.count)]
       let note = notes[network.draw(notes.count)]
       let roll = network.draw(100)
+      let before = await device.state()
       switch roll {
-      case 0..<36:
+      case 0..<34:
         // Device C is a newer app that also writes a field the others do not know.
         let fields = device.name == "C" ? ["title", "body", "color"] : ["title", "body"]
         let field = fields[network.draw(fields.count)]
         let value = "\(device.name)\(step)"
         history.add("\(step). \(device.name) sets \(note).\(field) = \(value)")
-        if (try? await device.engine.edit(note, set: [field: value])) != nil,
-          let made = await device.engine.pending.last, made.note == note, made.set[field] == value
-        {
-          acknowledged["\(device.name) \(note).\(field)"] = made.id
+        do {
+          try await device.engine.edit(note, set: [field: value])
+          let after = await device.state()
+          made.formUnion(after.pending.map(\.id))
+          if let last = after.pending.last, last.note == note, last.set[field] == value {
+            acknowledged["\(device.name) \(note).\(field)"] = last.id
+          }
+          // A delete wins: a note deleted here (still unsent) or on the server stays hidden.
+          let deletedHere = before.pending.contains { $0.note == note && $0.delete }
+          let hidden = await device.engine.confirmed[note]?.deleted == true || deletedHere
+          if !hidden, after.shown[note]?.fields[field] != value {
+            problems.append(
+              "step \(step): \(device.name)'s edit returned, so its screen should show \(note).\(field) = \(value); it shows \(after.shown[note].map { describe($0.fields) } ?? "no \(note)")"
+            )
+          }
+        } catch {
+          history.add("    \(device.name): the edit failed: \(error)")
+          problems += await unchanged(device, since: before, after: "its edit failed (\(error))", step: step)
         }
-      case 36..<42:
+      case 34..<40:
         history.add("\(step). \(device.name) deletes \(note)")
-        if (try? await device.engine.delete(note)) != nil, let made = await device.engine.pending.last, made.note == note, made.delete {
-          acknowledged["\(device.name) \(note) delete"] = made.id
+        do {
+          try await device.engine.delete(note)
+          let after = await device.state()
+          made.formUnion(after.pending.map(\.id))
+          if let last = after.pending.last, last.note == note, last.delete {
+            acknowledged["\(device.name) \(note) delete"] = last.id
+          }
+          if let shown = after.shown[note] {
+            problems.append("step \(step): \(device.name)'s delete of \(note) returned, yet its screen still shows \(describe(shown.fields))")
+          }
+        } catch {
+          history.add("    \(device.name): the delete failed: \(error)")
+          problems += await unchanged(device, since: before, after: "its delete failed (\(error))", step: step)
         }
-      case 42..<72:
+      case 40..<68:
         history.add("\(step). \(device.name) syncs\(device.online ? "" : " (offline)")")
         do { try await device.engine.sync() } catch { history.add("    \(device.name): sync failed: \(error)") }
-      case 72..<80:
+      case 68..<76:
         device.online.toggle()
         network.setOnline(device.name, device.online)
-        history.add("\(step). \(device.name) goes \(device.online ? "online" : "offline")")
-      case 80..<90:
+        if device.online {
+          let minutes = 1 + network.draw(120)
+          move(time, by: .seconds(60 * minutes))
+          history.add("\(step). \(device.name) comes back online, \(minutes) minutes later")
+        } else {
+          history.add("\(step). \(device.name) goes offline")
+        }
+      case 76..<84:
         let writes = network.draw(4)
         history.add("\(step). \(device.name) crashes after \(writes) more writes, during a sync, and relaunches")
         device.disk.writesBeforeCrash = writes
         do { try await device.engine.sync() } catch { history.add("    \(device.name): \(error)") }
-        try device.relaunch(link: network.link(for: device.name))
-      case 90..<93:
+        if let problem = await relaunch(device, network: network, waiting: before.pending, step: step) { problems.append(problem) }
+      case 84..<88:
+        let writes = 1 + network.draw(3)
+        history.add("\(step). \(device.name)'s disk is full for its next \(writes) writes; it syncs, then edits \(note).body")
+        device.disk.fullForWrites = writes
+        do { try await device.engine.sync() } catch { history.add("    \(device.name): sync failed: \(error)") }
+        let beforeEdit = await device.state()
+        do {
+          try await device.engine.edit(note, set: ["body": "\(device.name)\(step)"])
+          let pending = await device.engine.pending
+          made.formUnion(pending.map(\.id))
+          if let last = pending.last, last.note == note, last.set["body"] == "\(device.name)\(step)" {
+            acknowledged["\(device.name) \(note).body"] = last.id
+          }
+        } catch {
+          history.add("    \(device.name): the edit failed: \(error)")
+          problems += await unchanged(device, since: beforeEdit, after: "its edit failed on a full disk (\(error))", step: step)
+        }
+        device.disk.fullForWrites = 0
+      case 88..<91:
         history.add("\(step). \(device.name)'s clock is set back an hour")
         device.clock.setBack(hours: 1)
-      case 93..<97:
+      case 91..<96:
         history.add("\(step). the network delivers a late copy")
         network.deliverOneLate()
       default:
         history.add("\(step). the server forgets every change token (410 from now on)")
         network.server.expireTokens()
       }
+      for other in devices {
+        let confirmed = await other.engine.confirmed
+        let shown = await other.engine.notes()
+        for (id, record) in confirmed.sorted(by: { $0.key < $1.key }) where record.deleted && shown[id] != nil {
+          problems.append("step \(step): \(other.name) holds the server's tombstone of \(id), yet its screen shows \(id)")
+        }
+      }
+      if !problems.isEmpty { return failure(step) }
     }
 
-    // The network heals: every device online, no more faults, every late copy delivered.
-    history.add("heal: every device online, no faults, late copies delivered, each device syncs twice")
+    // The network heals: every device online, no more faults, every late copy delivered; every
+    // app is relaunched from its disk, as after a night in the background.
+    history.add("heal: every device online, no faults, late copies delivered, each app relaunched; each device syncs twice")
     network.chaotic = false
     network.deliverAllLate()
-    var problems: [String] = []
     for device in devices {
       device.online = true
       network.setOnline(device.name, true)
+      let waiting = await device.engine.pending
+      if let problem = await relaunch(device, network: network, waiting: waiting, step: steps + 1) { problems.append(problem) }
     }
+    if !problems.isEmpty { return failure(steps) }
     for round in 1...2 {
       for device in devices {
         do { try await device.engine.sync() } catch { problems.append("\(device.name)'s sync \(round) after the heal failed: \(error)") }
       }
     }
     problems += await check(devices, server: network.server, acknowledged: acknowledged)
+    if network.server.appliedCount > made.count {
+      problems.append(
+        "the server applied \(network.server.appliedCount) mutations, but the outboxes only ever held \(made.count) different ids: an edit went out under more than one id"
+      )
+    }
     if network.ranAway {
       problems.insert(
         "the devices sent more than \(ChaosNetwork.requestLimit) requests in \(steps) steps (a few hundred is usual): a pull or a push that never ends?",
         at: 0)
     }
-    return problems.isEmpty ? nil : Failure(seed: seed, steps: steps, problems: problems, history: history.text)
+    return problems.isEmpty ? nil : failure(steps)
+  }
+
+  /// What must hold after a call failed: the outbox and the screen are as they were before it.
+  private static func unchanged(
+    _ device: Device, since before: (pending: [Mutation], shown: [String: NoteRecord]), after what: String, step: Int
+  ) async -> [String] {
+    let now = await device.state()
+    var problems: [String] = []
+    if now.pending.map(\.id) != before.pending.map(\.id) || now.pending != before.pending {
+      problems.append(
+        "step \(step): \(device.name)'s outbox changed although \(what): \(before.pending.count) edits before, \(now.pending.count) now")
+    }
+    if now.shown.mapValues(\.fields) != before.shown.mapValues(\.fields) {
+      problems.append(
+        "step \(step): \(device.name)'s screen changed although \(what): \(describe(before.shown.mapValues(\.fields))) before, \(describe(now.shown.mapValues(\.fields))) now"
+      )
+    }
+    return problems
+  }
+
+  /// Relaunches `device` from its disk; says what went wrong: the app could not open its files, or
+  /// an edit that waited in the outbox before is neither there nor applied by the server (nor
+  /// dropped because the server deleted its note).
+  private static func relaunch(_ device: Device, network: ChaosNetwork, waiting: [Mutation], step: Int) async -> String? {
+    do {
+      try device.relaunch(link: network.link(for: device.name))
+    } catch {
+      return "step \(step): \(device.name) could not relaunch from its disk: \(error)"
+    }
+    let kept = Set(await device.engine.pending.map(\.id))
+    let deleted = Set(network.server.notes.filter(\.deleted).map(\.id))
+    let lost = waiting.filter { !kept.contains($0.id) && !network.server.applied($0.id) && !deleted.contains($0.note) }
+    guard !lost.isEmpty else { return nil }
+    return "step \(step): \(lost.count) edits waited in \(device.name)'s outbox before the relaunch and are neither there after it nor applied by the server: \(lost.map { "\($0.note)@\($0.base)" })"
+  }
+
+  /// Moves the history's time on (a synchronous call: no task is waiting for it).
+  private static func move(_ time: ManualClock, by duration: Duration) {
+    time.advance(by: duration)
   }
 
   private static func check(_ devices: [Device], server: SyncService, acknowledged: [String: String]) async -> [String] {
@@ -174,6 +305,10 @@ struct Simulation {
     return problems
   }
 
+  private static func describe(_ fields: [String: String]) -> String {
+    "{" + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") + "}"
+  }
+
   private static func describe(_ notes: [String: [String: String]]) -> String {
     notes.keys.sorted().map { id in "\(id){\(notes[id]!.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))}" }
       .joined(separator: " ")
@@ -189,20 +324,46 @@ struct Simulation {
   }
 }
 
-/// A device clock that the simulated user can set back: edits must still go out in the order they
-/// were made.
+/// A device clock that follows the history's time and that the simulated user can set back:
+/// edits must still go out in the order they were made.
 final class DeviceClock: Sendable {
-  private let seconds = Mutex<TimeInterval>(1_800_000_000)
+  private let time: ManualClock
+  private let offset = Mutex<TimeInterval>(1_800_000_000)
 
-  /// The time now; every reading is a second after the one before, unless the clock was set back.
+  init(time: ManualClock) { self.time = time }
+
+  /// The time now; every reading is a second after the one before (plus the time that passed),
+  /// unless the clock was set back.
   @Sendable func now() -> Date {
-    seconds.withLock {
+    let elapsed = time.now.offset / .seconds(1)
+    return offset.withLock {
       $0 += 1
-      return Date(timeIntervalSince1970: $0)
+      return Date(timeIntervalSince1970: $0 + elapsed)
     }
   }
 
   func setBack(hours: Double) {
-    seconds.withLock { $0 -= hours * 3_600 }
+    offset.withLock { $0 -= hours * 3_600 }
+  }
+}
+
+/// The history's `ManualClock` as a device waits on it. One device runs at a time, so a sleep moves
+/// the history's time straight to its deadline, as a test would that advanced the clock to its
+/// only sleeper; the sleep stays in the clock's `sleepHistory`.
+struct SimulatedClock: Clock {
+  let time: ManualClock
+
+  var now: ManualClock.Instant { time.now }
+  var minimumResolution: Duration { .zero }
+
+  func sleep(until deadline: ManualClock.Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    move(to: deadline)
+    try await time.sleep(until: deadline, tolerance: tolerance)
+  }
+
+  private func move(to deadline: ManualClock.Instant) {
+    let wait = time.now.duration(to: deadline)
+    if wait > .zero { time.advance(by: wait) }
   }
 }
