@@ -88,6 +88,8 @@ struct Simulation {
     var acknowledged: [String: String] = [:]
     /// Every mutation id any outbox ever held: the server applies no other, and each at most once.
     var made = Set<String>()
+    /// The highest version of each note each device has confirmed so far: it never goes down.
+    var versions: [String: [String: Int]] = [:]
     var problems: [String] = []
     func failure(_ steps: Int) -> Failure {
       Failure(seed: seed, steps: steps, problems: problems, history: history.text)
@@ -100,22 +102,25 @@ struct Simulation {
       let before = await device.state()
       switch roll {
       case 0..<34:
-        // Device C is a newer app that also writes a field the others do not know.
-        let fields = device.name == "C" ? ["title", "body", "color"] : ["title", "body"]
-        let field = fields[network.draw(fields.count)]
+        // Device C is a newer app that also writes a field the others do not know. One edit in
+        // three sets two fields at once.
+        var fields = device.name == "C" ? ["title", "body", "color"] : ["title", "body"]
+        var set: [String: String] = [:]
         let value = "\(device.name)\(step)"
-        history.add("\(step). \(device.name) sets \(note).\(field) = \(value)")
+        for _ in 0..<(network.draw(3) == 0 ? 2 : 1) { set[fields.remove(at: network.draw(fields.count))] = value }
+        let names = set.keys.sorted()
+        history.add("\(step). \(device.name) sets \(names.map { "\(note).\($0)" }.joined(separator: ", ")) = \(value)")
         do {
-          try await device.engine.edit(note, set: [field: value])
+          try await device.engine.edit(note, set: set)
           let after = await device.state()
           made.formUnion(after.pending.map(\.id))
-          if let last = after.pending.last, last.note == note, last.set[field] == value {
-            acknowledged["\(device.name) \(note).\(field)"] = last.id
+          if let last = after.pending.last, last.note == note {
+            for field in names where last.set[field] == value { acknowledged["\(device.name) \(note).\(field)"] = last.id }
           }
           // A delete wins: a note deleted here (still unsent) or on the server stays hidden.
           let deletedHere = before.pending.contains { $0.note == note && $0.delete }
           let hidden = await device.engine.confirmed[note]?.deleted == true || deletedHere
-          if !hidden, after.shown[note]?.fields[field] != value {
+          for field in names where !hidden && after.shown[note]?.fields[field] != value {
             problems.append(
               "step \(step): \(device.name)'s edit returned, so its screen should show \(note).\(field) = \(value); it shows \(after.shown[note].map { describe($0.fields) } ?? "no \(note)")"
             )
@@ -158,7 +163,7 @@ struct Simulation {
         history.add("\(step). \(device.name) crashes after \(writes) more writes, during a sync, and relaunches")
         device.disk.writesBeforeCrash = writes
         do { try await device.engine.sync() } catch { history.add("    \(device.name): \(error)") }
-        if let problem = await relaunch(device, network: network, waiting: before.pending, step: step) { problems.append(problem) }
+        problems += await relaunch(device, network: network, waiting: before.pending, step: step)
       case 84..<88:
         let writes = 1 + network.draw(3)
         history.add("\(step). \(device.name)'s disk is full for its next \(writes) writes; it syncs, then edits \(note).body")
@@ -188,11 +193,7 @@ struct Simulation {
         network.server.expireTokens()
       }
       for other in devices {
-        let confirmed = await other.engine.confirmed
-        let shown = await other.engine.notes()
-        for (id, record) in confirmed.sorted(by: { $0.key < $1.key }) where record.deleted && shown[id] != nil {
-          problems.append("step \(step): \(other.name) holds the server's tombstone of \(id), yet its screen shows \(id)")
-        }
+        problems += await shape(of: other, step: step, versions: &versions)
       }
       if !problems.isEmpty { return failure(step) }
     }
@@ -206,7 +207,7 @@ struct Simulation {
       device.online = true
       network.setOnline(device.name, true)
       let waiting = await device.engine.pending
-      if let problem = await relaunch(device, network: network, waiting: waiting, step: steps + 1) { problems.append(problem) }
+      problems += await relaunch(device, network: network, waiting: waiting, step: steps + 1)
     }
     if !problems.isEmpty { return failure(steps) }
     for round in 1...2 {
@@ -246,20 +247,76 @@ struct Simulation {
     return problems
   }
 
-  /// Relaunches `device` from its disk; says what went wrong: the app could not open its files, or
-  /// an edit that waited in the outbox before is neither there nor applied by the server (nor
-  /// dropped because the server deleted its note).
-  private static func relaunch(_ device: Device, network: ChaosNetwork, waiting: [Mutation], step: Int) async -> String? {
+  /// Relaunches `device` from its disk and says what went wrong: the app could not open its files;
+  /// it finds an outbox or a confirmed copy other than the one it held in memory when it died (so
+  /// what it showed was not on disk); or an edit that waited in its outbox before the step is
+  /// neither there nor applied by the server (nor dropped because the server deleted its note).
+  private static func relaunch(_ device: Device, network: ChaosNetwork, waiting: [Mutation], step: Int) async -> [String] {
+    let held = (pending: await device.engine.pending, confirmed: await device.engine.confirmed)
     do {
       try device.relaunch(link: network.link(for: device.name))
     } catch {
-      return "step \(step): \(device.name) could not relaunch from its disk: \(error)"
+      return ["step \(step): \(device.name) could not relaunch from its disk: \(error)"]
     }
-    let kept = Set(await device.engine.pending.map(\.id))
+    var problems: [String] = []
+    let found = (pending: await device.engine.pending, confirmed: await device.engine.confirmed)
+    if found.pending != held.pending {
+      problems.append(
+        "step \(step): \(device.name) held \(held.pending.count) unsent edits \(held.pending.map { "\($0.note)@\($0.base)" }) when it died, and finds \(found.pending.count) \(found.pending.map { "\($0.note)@\($0.base)" }) on its disk after the relaunch"
+      )
+    }
+    let changed = Set(held.confirmed.keys).union(found.confirmed.keys).filter { held.confirmed[$0] != found.confirmed[$0] }.sorted()
+    if !changed.isEmpty {
+      problems.append(
+        "step \(step): \(device.name)'s confirmed copy of \(changed.joined(separator: ", ")) is not what it held when it died: \(changed.map { "v\(held.confirmed[$0]?.version ?? 0) then, v\(found.confirmed[$0]?.version ?? 0) on disk" }.joined(separator: "; "))"
+      )
+    }
+    let kept = Set(found.pending.map(\.id))
     let deleted = Set(network.server.notes.filter(\.deleted).map(\.id))
     let lost = waiting.filter { !kept.contains($0.id) && !network.server.applied($0.id) && !deleted.contains($0.note) }
-    guard !lost.isEmpty else { return nil }
-    return "step \(step): \(lost.count) edits waited in \(device.name)'s outbox before the relaunch and are neither there after it nor applied by the server: \(lost.map { "\($0.note)@\($0.base)" })"
+    if !lost.isEmpty {
+      problems.append(
+        "step \(step): \(lost.count) edits waited in \(device.name)'s outbox before the step and are neither there after the relaunch nor applied by the server: \(lost.map { "\($0.note)@\($0.base)" })"
+      )
+    }
+    return problems
+  }
+
+  /// What holds for every device after every step: a tombstone the device holds hides its note; the
+  /// outbox is compacted (a delete is its note's only edit, and no two edits of a note set one field);
+  /// no confirmed version goes down.
+  private static func shape(of device: Device, step: Int, versions: inout [String: [String: Int]]) async -> [String] {
+    var problems: [String] = []
+    let confirmed = await device.engine.confirmed
+    let (pending, shown) = await device.state()
+    for (id, record) in confirmed.sorted(by: { $0.key < $1.key }) where record.deleted && shown[id] != nil {
+      problems.append("step \(step): \(device.name) holds the server's tombstone of \(id), yet its screen shows \(id)")
+    }
+    for (note, edits) in Dictionary(grouping: pending, by: \.note).sorted(by: { $0.key < $1.key }) {
+      if edits.count > 1, edits.contains(where: \.delete) {
+        problems.append(
+          "step \(step): \(device.name)'s outbox holds a delete of \(note) and \(edits.count - 1) other edits of it; a delete should be its note's only unsent edit"
+        )
+      }
+      var fields = Set<String>()
+      for edit in edits {
+        let twice = fields.intersection(edit.set.keys)
+        if !twice.isEmpty {
+          problems.append(
+            "step \(step): \(device.name)'s outbox holds two unsent edits of \(twice.sorted().map { "\(note).\($0)" }.joined(separator: ", ")); the later should have dropped the field from the earlier"
+          )
+        }
+        fields.formUnion(edit.set.keys)
+      }
+    }
+    for (id, record) in confirmed.sorted(by: { $0.key < $1.key }) {
+      let highest = versions[device.name, default: [:]][id] ?? 0
+      if record.version < highest {
+        problems.append("step \(step): \(device.name)'s confirmed copy of \(id) went back from v\(highest) to v\(record.version)")
+      }
+      versions[device.name, default: [:]][id] = max(highest, record.version)
+    }
+    return problems
   }
 
   /// Moves the history's time on (a synchronous call: no task is waiting for it).
