@@ -25,9 +25,12 @@ public final class Chaos: Sendable {
   private let state = Locked(State())
   /// The sync routes, whose change tokens `expire_sync_tokens` expires.
   private let sync: SyncService?
+  /// The sync routes' seeded faults, set by `sync_faults` and `deliver_held`.
+  private let syncChaos: SyncChaos?
 
-  init(sync: SyncService? = nil) {
+  init(sync: SyncService? = nil, syncChaos: SyncChaos? = nil) {
     self.sync = sync
+    self.syncChaos = syncChaos
   }
 
   var tokenGeneration: Int { state.withLock { $0.tokenGeneration } }
@@ -66,13 +69,15 @@ public final class Chaos: Sendable {
     state.withLock { $0.path = prefix }
   }
 
-  /// Turns every knob off (expired tokens stay expired).
+  /// Turns every knob off, the sync routes' faults too, and drops their held copies (expired
+  /// tokens stay expired).
   public func reset() {
     state.withLock { state in
       let generation = state.tokenGeneration
       state = State()
       state.tokenGeneration = generation
     }
+    syncChaos?.reset()
   }
 
   func take(path: String) -> Plan {
@@ -99,9 +104,10 @@ public final class Chaos: Sendable {
     ("retry_after", 0...86_400, "seconds, 0 to 86400"),
     ("rate_limit_next", 0...Int.max, "a count, 0 or more"),
     ("delay_ms", 0...60_000, "milliseconds, 0 to 60000"),
+    ("deliver_held", 0...Int.max, "a count of held sync copies to apply, 0 or more"),
   ]
   private static let flags = ["expire_tokens", "expire_sync_tokens", "reset"]
-  private static let knobs = Set(numbers.map(\.key) + flags + ["path"])
+  private static let knobs = Set(numbers.map(\.key) + flags + ["path", "sync_faults"])
 
   /// `POST /admin/chaos` with a JSON object of knobs. Every knob is checked before any is set:
   /// a wrong one gets 400 saying which and why, and changes nothing. Unchecked, a status of 99999
@@ -134,29 +140,51 @@ public final class Chaos: Sendable {
     if let path = object["path"], !(path is NSNull), !((path as? String)?.hasPrefix("/") ?? false) {
       return .error(400, "path must be a path prefix starting with /, or null")
     }
+    var syncFaults: (seed: UInt64, rates: SyncChaos.Rates)??
+    if let value = object["sync_faults"] {
+      do {
+        syncFaults = .some(try SyncChaos.settings(fromKnob: value))
+      } catch {
+        return .error(400, error.message)
+      }
+    }
 
+    // Held copies are applied first, under the faults they were held under, before a reset
+    // drops them or new settings start a new generator.
+    let delivered = number["deliver_held"].map { syncChaos?.deliverHeld($0) ?? 0 }
     if object["reset"] as? Bool == true { reset() }
+    if let syncFaults {
+      if let (seed, rates) = syncFaults {
+        syncChaos?.configure(seed: seed, rates: rates)
+      } else {
+        syncChaos?.faultsOn = false
+      }
+    }
     if let path = object["path"] { only(pathPrefix: path as? String) }
     if let count = number["fail_next"] { failNext(count, status: number["status"] ?? 503, retryAfter: number["retry_after"] ?? 1) }
     if let count = number["rate_limit_next"] { rateLimitNext(count, retryAfter: number["retry_after"] ?? 1) }
     if object["expire_tokens"] as? Bool == true { expireTokens() }
     if object["expire_sync_tokens"] as? Bool == true { sync?.expireTokens() }
     if let delay = number["delay_ms"] { self.delay(milliseconds: delay) }
-    return state.withLock { state in
-      .json(
-        200,
-        [
-          "fail_next": state.failNext, "status": state.failStatus, "rate_limit_next": state.rateLimitNext,
-          "delay_ms": state.delayMilliseconds, "path": state.path.map { $0 as Any } ?? NSNull(),
-          "token_generation": state.tokenGeneration,
-        ])
+    var answer = state.withLock { state -> [String: Any] in
+      [
+        "fail_next": state.failNext, "status": state.failStatus, "rate_limit_next": state.rateLimitNext,
+        "delay_ms": state.delayMilliseconds, "path": state.path.map { $0 as Any } ?? NSNull(),
+        "token_generation": state.tokenGeneration,
+      ]
     }
+    if let syncChaos {
+      answer["sync_faults"] = syncChaos.knobValue
+      answer["held_copies"] = syncChaos.heldCount
+    }
+    if let delivered { answer["delivered_copies"] = delivered }
+    return .json(200, answer)
   }
 
   /// Whether a value from `JSONSerialization` is `true` or `false`. Both arrive as an `NSNumber`,
   /// which also converts to `Int` (true is 1) and from 0 or 1 to `Bool`, so neither `is Bool` nor
   /// `as? Int` tells a JSON boolean from a number; its Objective-C type code ("c", a char) does.
-  private static func isBoolean(_ value: Any) -> Bool {
+  static func isBoolean(_ value: Any) -> Bool {
     guard let number = value as? NSNumber else { return value is Bool }
     return String(cString: number.objCType) == "c"
   }

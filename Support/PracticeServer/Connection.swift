@@ -141,6 +141,8 @@ struct Connection {
 
     let request = HTTPRequest(method: head.method, path: head.path, query: head.query, headers: head.headers, body: body)
     let reply = listener.answer(request)
+    // A lost request or reply (the sync routes' chaos): close without writing anything.
+    if reply.droppedBecause != nil { return .close }
     let keepAlive = !head.wantsClose && !listener.isStopped
     let written = ResponseWriter.write(
       reply, to: fd, method: head.method, keepAlive: keepAlive, announceKeepAlive: head.minorVersion == 0, pause: listener.pause)

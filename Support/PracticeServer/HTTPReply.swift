@@ -10,6 +10,9 @@ public struct HTTPReply: Sendable {
   /// A body made while it is written, instead of `body`: `/files` can be 256 MB, and a file held
   /// whole in memory per request would let a few requests exhaust it.
   var generated: GeneratedBody?
+  /// Set by the sync routes' chaos for a lost request or a lost reply: the connection is closed
+  /// without a byte of a response, and the reason is only logged.
+  var droppedBecause: String?
 
   public init(status: Int, headers: [(String, String)] = [], body: Data = Data()) {
     self.status = status
@@ -21,6 +24,13 @@ public struct HTTPReply: Sendable {
   public static func json(_ status: Int, _ object: Any, headers: [(String, String)] = []) -> HTTPReply {
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     return HTTPReply(status: status, headers: [("Content-Type", "application/json")] + headers, body: data)
+  }
+
+  /// No reply at all: the connection closes without a response (`reason` is for the log).
+  static func dropped(_ reason: String) -> HTTPReply {
+    var reply = HTTPReply(status: 0)
+    reply.droppedBecause = reason
+    return reply
   }
 
   /// `{"error": message}` with `status`.

@@ -45,6 +45,8 @@ public final class PracticeServer: Sendable {
   public let chaos: Chaos
   /// The sync routes of chapter 7 (`/v1/sync/`), callable in-process as well.
   public let sync: SyncService
+  /// Seeded faults on the sync routes (`POST /admin/chaos {"sync_faults":{…}}`), off at first.
+  public let syncChaos: SyncChaos
   let store: APIStore
   private let listener = Locked<Listener?>(nil)
   private let log: RequestLog
@@ -53,7 +55,9 @@ public final class PracticeServer: Sendable {
     self.configuration = configuration
     let sync = SyncService()
     self.sync = sync
-    self.chaos = Chaos(sync: sync)
+    let syncChaos = SyncChaos(sync: sync)
+    self.syncChaos = syncChaos
+    self.chaos = Chaos(sync: sync, syncChaos: syncChaos)
     self.store = APIStore(configuration: configuration)
     self.log = RequestLog(limits: configuration.limits)
   }
@@ -127,6 +131,11 @@ public final class PracticeServer: Sendable {
   private func handle(_ request: HTTPRequest, _ listener: Listener) -> HTTPReply {
     log.arrived(request.path)
     let reply = route(request, listener)
+    if let reason = reply.droppedBecause {
+      // Not answered, so not in the log of answered requests.
+      if configuration.logRequests { say("\(request.method) \(request.path) → no reply, connection closed (chaos: \(reason))") }
+      return reply
+    }
     log.served(LoggedRequest(method: request.method, path: request.path, query: request.query, headers: request.headers, status: reply.status))
     if configuration.logRequests {
       let query = request.query.isEmpty ? "" : "?" + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
@@ -171,7 +180,10 @@ public final class PracticeServer: Sendable {
     if let failure = plan.failure { return failure }
     if request.path.hasPrefix("/files/") { return Files.reply(request) }
     if request.path.hasPrefix("/images/") { return Images.reply(request) }
-    if request.path.hasPrefix("/v1/sync/") { return sync.handle(request) }
+    if request.path.hasPrefix("/v1/sync/") {
+      let outcome = syncChaos.serve(request)
+      return outcome.reply ?? .dropped(outcome.fault.rawValue)
+    }
     if request.path.hasPrefix("/v1/") { return store.handle(request, baseURL: baseURL, tokenGeneration: plan.tokenGeneration) }
     return .error(404, "no route for \(request.method) \(request.path)")
   }
@@ -183,6 +195,15 @@ public final class PracticeServer: Sendable {
                         "expire_tokens":true,"expire_sync_tokens":true,"delay_ms":M,
                         "path":"/v1/...","reset":true}
                        (status 200-599, retry_after 0-86400 s, delay_ms 0-60000; else 400)
+    POST /admin/chaos  {"sync_faults":{"seed":S,"request_lost":P,"reply_lost":P,"duplicated":P,
+                        "server_error":P,"held_for_later":P}}   seeded faults on /v1/sync/ only,
+                       P percent of requests each (0-100, sum at most 100; absent: 0), seed 0 or
+                       more; the same seed gives the same faults in the same order. Request lost:
+                       nothing applied, reply lost: applied; both close the connection with no
+                       reply. Duplicated: applied twice, the second answer sent. server_error:
+                       503, nothing applied. held_for_later: answered, and a copy held (at most
+                       64, 16 MiB) until {"deliver_held":N} applies N of them in seeded order.
+                       {"sync_faults":null} turns them off; reset also drops held copies.
     POST /v1/auth/login {"email","password"}        seeded user: ada@example.com / correct-horse
     POST /v1/auth/register {"name","email","password"}   422 with {"errors":[{"field","message"}]}
     POST /v1/auth/refresh {"refresh_token"}          rotates the refresh token; a used or

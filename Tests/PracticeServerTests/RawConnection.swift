@@ -155,6 +155,16 @@ final class RawConnection: @unchecked Sendable {
     return (received, wrong)
   }
 
+  /// Every byte the server sends until it closes the connection (empty when it closes without
+  /// answering); nil if it is still open at the safety net.
+  func everythingUntilClose(within timeout: Duration = safetyNet) -> [UInt8]? {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while readMore(until: deadline) {}
+    guard isClosed else { return nil }
+    defer { buffer = [] }
+    return buffer
+  }
+
   /// Waits until the server closes the connection, discarding anything more it sends; false if
   /// it is still open at the safety net.
   func waitForClose(within timeout: Duration = safetyNet) -> Bool {

@@ -138,4 +138,63 @@ struct InProcessServerTests {
     #expect(server.sync.notes.map(\.id) == service.notes.map(\.id), "both servers end with the same notes")
     #expect(server.sync.appliedCount == service.appliedCount, "both servers applied the same edits")
   }
+
+  // MARK: Dropped connections
+
+  /// One push of a single mutation `id` to `baseURL`.
+  static func push(_ id: String, to baseURL: URL) -> URLRequest {
+    var request = URLRequest(url: baseURL.appendingPathComponent("v1/sync/push"))
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data(#"{"mutations":[\#(mutation(id, note: id, base: 0))]}"#.utf8)
+    return request
+  }
+
+  /// The `URLError` code a request fails with, or nil when it gets an answer.
+  static func failure(_ request: URLRequest, through transport: any SyncTransport) async -> URLError.Code? {
+    do {
+      _ = try await transport.send(request)
+      return nil
+    } catch {
+      return (error as? URLError)?.code ?? URLError.Code(rawValue: Int.min)
+    }
+  }
+
+  @Test func aLostRequestAndALostReplyFailInProcessWithTheCodeURLSessionReportsOverHTTP() async throws {
+    let server = try PracticeServer.started()
+    defer { server.stop() }
+    // A session of its own for each request: a fresh connection, which no client retries on its
+    // own (a request that fails on a reused connection may be sent again without being asked).
+    let overHTTP: (URLRequest) async -> URLError.Code? = { request in
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.finishTasksAndInvalidate() }
+      do {
+        _ = try await session.data(for: request)
+        return nil
+      } catch {
+        return (error as? URLError)?.code ?? URLError.Code(rawValue: Int.min)
+      }
+    }
+    server.syncChaos.configure(seed: 1, rates: .init(requestLost: 100))
+    let requestLostOverHTTP = await overHTTP(Self.push("lost-request", to: server.baseURL))
+    server.syncChaos.configure(seed: 1, rates: .init(replyLost: 100))
+    let replyLostOverHTTP = await overHTTP(Self.push("lost-reply", to: server.baseURL))
+    #expect(
+      requestLostOverHTTP == ChaosNetwork.droppedConnection && replyLostOverHTTP == ChaosNetwork.droppedConnection,
+      "over HTTP, a connection closed without a reply fails with \(String(describing: requestLostOverHTTP)) (request lost) and \(String(describing: replyLostOverHTTP)) (reply lost); ChaosNetwork throws \(ChaosNetwork.droppedConnection)"
+    )
+    #expect(server.requestCount("/v1/sync/push") == 2, "each request reached the server once, not retried: \(server.requestCount("/v1/sync/push"))")
+    #expect(!server.sync.applied("lost-request"), "a lost request is not applied")
+    #expect(server.sync.applied("lost-reply"), "a lost reply's mutation was applied before the connection closed")
+
+    let network = ChaosNetwork(seed: 1, history: History())
+    let link = network.link(for: "A")
+    network.faults.configure(seed: 1, rates: .init(requestLost: 100))
+    let requestLostInProcess = await Self.failure(Self.push("lost-request", to: InProcessServer.baseURL), through: link)
+    network.faults.configure(seed: 1, rates: .init(replyLost: 100))
+    let replyLostInProcess = await Self.failure(Self.push("lost-reply", to: InProcessServer.baseURL), through: link)
+    #expect(requestLostInProcess == requestLostOverHTTP, "in process, a lost request fails with \(String(describing: requestLostInProcess))")
+    #expect(replyLostInProcess == replyLostOverHTTP, "in process, a lost reply fails with \(String(describing: replyLostInProcess))")
+    #expect(!network.server.applied("lost-request") && network.server.applied("lost-reply"), "in process too, only the lost reply's mutation is applied")
+  }
 }
