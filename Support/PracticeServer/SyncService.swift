@@ -39,7 +39,13 @@ public final class SyncService: Sendable {
   /// Whether the mutation with this id was applied (among the most recently applied
   /// `rememberedMutations`): a test's proof that an acknowledged edit reached the server.
   public func applied(_ mutationID: String) -> Bool {
-    state.withLock { $0.applied[mutationID] != nil }
+    appliedRecord(mutationID) != nil
+  }
+
+  /// The note as the mutation with this id left it when it was applied; nil when it was not
+  /// applied (or is older than the most recently applied `rememberedMutations`).
+  public func appliedRecord(_ mutationID: String) -> SyncedNote? {
+    state.withLock { $0.applied[mutationID]?.record }
   }
 
   /// Every token issued so far gets 410 from now on; a client without a token (`since` absent)

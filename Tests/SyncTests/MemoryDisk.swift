@@ -13,6 +13,7 @@ final class MemoryDisk: FileSystem, Sendable {
     var files: [String: Data] = [:]
     var writesBeforeCrash: Int?
     var fullForWrites = 0
+    var refusedWrites = 0
   }
   private let state = Mutex(State())
 
@@ -27,6 +28,9 @@ final class MemoryDisk: FileSystem, Sendable {
     get { state.withLock { $0.fullForWrites } }
     set { state.withLock { $0.fullForWrites = newValue } }
   }
+
+  /// How many writes this disk has refused so far, for a crash or for want of room.
+  var refusedWrites: Int { state.withLock { $0.refusedWrites } }
 
   /// The same files, with no crash pending: what a relaunched process finds.
   func relaunched() -> MemoryDisk {
@@ -48,11 +52,15 @@ final class MemoryDisk: FileSystem, Sendable {
   func write(_ data: Data, to url: URL, options: Data.WritingOptions) throws {
     try state.withLock { state in
       if let left = state.writesBeforeCrash {
-        if left <= 0 { throw FaultyDisk.Crashed() }
+        if left <= 0 {
+          state.refusedWrites += 1
+          throw FaultyDisk.Crashed()
+        }
         state.writesBeforeCrash = left - 1
       }
       if state.fullForWrites > 0 {
         state.fullForWrites -= 1
+        state.refusedWrites += 1
         if !options.contains(.atomic) { state.files[url.path] = data.prefix(data.count / 2) }
         throw POSIXError(.ENOSPC)
       }

@@ -84,8 +84,9 @@ struct Simulation {
       devices.append(try Device(name: name, folder: folder.appendingPathComponent(name), link: network.link(for: name), time: time))
     }
     /// The last edit each device made of each note's field (and the last delete of each note) that
-    /// `edit`/`delete` acknowledged: the server must end up having applied it, or the note deleted.
-    var acknowledged: [String: String] = [:]
+    /// `edit`/`delete` acknowledged: it stays in the outbox until the server applies it (with its
+    /// value), unless the note is deleted.
+    var acknowledged: [String: Acknowledged] = [:]
     /// Every mutation id any outbox ever held: the server applies no other, and each at most once.
     var made = Set<String>()
     /// The highest version of each note each device has confirmed so far: it never goes down.
@@ -100,6 +101,7 @@ struct Simulation {
       let note = notes[network.draw(notes.count)]
       let roll = network.draw(100)
       let before = await device.state()
+      let refusedBefore = device.disk.refusedWrites
       switch roll {
       case 0..<34:
         // Device C is a newer app that also writes a field the others do not know. One edit in
@@ -115,7 +117,9 @@ struct Simulation {
           let after = await device.state()
           made.formUnion(after.pending.map(\.id))
           if let last = after.pending.last, last.note == note {
-            for field in names where last.set[field] == value { acknowledged["\(device.name) \(note).\(field)"] = last.id }
+            for field in names where last.set[field] == value {
+              acknowledged["\(device.name) \(note).\(field)"] = Acknowledged(device: device.name, id: last.id, note: note, field: field, value: value)
+            }
           }
           // A delete wins: a note deleted here (still unsent) or on the server stays hidden.
           let deletedHere = before.pending.contains { $0.note == note && $0.delete }
@@ -125,9 +129,18 @@ struct Simulation {
               "step \(step): \(device.name)'s edit returned, so its screen should show \(note).\(field) = \(value); it shows \(after.shown[note].map { describe($0.fields) } ?? "no \(note)")"
             )
           }
+          let untouched = (before.shown[note]?.fields ?? [:]).filter { set[$0.key] == nil }
+          if !hidden, let shown = after.shown[note], shown.fields.filter({ set[$0.key] == nil }) != untouched {
+            problems.append(
+              "step \(step): \(device.name)'s edit set only \(names.joined(separator: ", ")) of \(note), yet the rest of it changed on the screen: \(describe(untouched)) before, \(describe(shown.fields.filter { set[$0.key] == nil })) after"
+            )
+          }
         } catch {
           history.add("    \(device.name): the edit failed: \(error)")
           problems += await unchanged(device, since: before, after: "its edit failed (\(error))", step: step)
+          if device.disk.refusedWrites == refusedBefore {
+            problems.append("step \(step): \(device.name)'s edit failed although its disk refused no write: \(error)")
+          }
         }
       case 34..<40:
         history.add("\(step). \(device.name) deletes \(note)")
@@ -136,7 +149,7 @@ struct Simulation {
           let after = await device.state()
           made.formUnion(after.pending.map(\.id))
           if let last = after.pending.last, last.note == note, last.delete {
-            acknowledged["\(device.name) \(note) delete"] = last.id
+            acknowledged["\(device.name) \(note) delete"] = Acknowledged(device: device.name, id: last.id, note: note, field: nil, value: nil)
           }
           if let shown = after.shown[note] {
             problems.append("step \(step): \(device.name)'s delete of \(note) returned, yet its screen still shows \(describe(shown.fields))")
@@ -144,10 +157,13 @@ struct Simulation {
         } catch {
           history.add("    \(device.name): the delete failed: \(error)")
           problems += await unchanged(device, since: before, after: "its delete failed (\(error))", step: step)
+          if device.disk.refusedWrites == refusedBefore {
+            problems.append("step \(step): \(device.name)'s delete failed although its disk refused no write: \(error)")
+          }
         }
       case 40..<68:
         history.add("\(step). \(device.name) syncs\(device.online ? "" : " (offline)")")
-        do { try await device.engine.sync() } catch { history.add("    \(device.name): sync failed: \(error)") }
+        problems += await sync(device, history: history, step: step)
       case 68..<76:
         device.online.toggle()
         network.setOnline(device.name, device.online)
@@ -162,20 +178,21 @@ struct Simulation {
         let writes = network.draw(4)
         history.add("\(step). \(device.name) crashes after \(writes) more writes, during a sync, and relaunches")
         device.disk.writesBeforeCrash = writes
-        do { try await device.engine.sync() } catch { history.add("    \(device.name): \(error)") }
+        problems += await sync(device, history: history, step: step)
         problems += await relaunch(device, network: network, waiting: before.pending, step: step)
       case 84..<88:
         let writes = 1 + network.draw(3)
         history.add("\(step). \(device.name)'s disk is full for its next \(writes) writes; it syncs, then edits \(note).body")
         device.disk.fullForWrites = writes
-        do { try await device.engine.sync() } catch { history.add("    \(device.name): sync failed: \(error)") }
+        problems += await sync(device, history: history, step: step)
         let beforeEdit = await device.state()
         do {
           try await device.engine.edit(note, set: ["body": "\(device.name)\(step)"])
           let pending = await device.engine.pending
           made.formUnion(pending.map(\.id))
           if let last = pending.last, last.note == note, last.set["body"] == "\(device.name)\(step)" {
-            acknowledged["\(device.name) \(note).body"] = last.id
+            acknowledged["\(device.name) \(note).body"] = Acknowledged(
+              device: device.name, id: last.id, note: note, field: "body", value: "\(device.name)\(step)")
           }
         } catch {
           history.add("    \(device.name): the edit failed: \(error)")
@@ -194,6 +211,7 @@ struct Simulation {
       }
       for other in devices {
         problems += await shape(of: other, step: step, versions: &versions)
+        problems += await kept(acknowledged.values.filter { $0.device == other.name }, by: other, server: network.server, step: step)
       }
       if !problems.isEmpty { return failure(step) }
     }
@@ -319,12 +337,61 @@ struct Simulation {
     return problems
   }
 
+  /// One sync of `device`, and what went wrong: a sync that returns has saved what it did, so no
+  /// write may have been refused during it.
+  private static func sync(_ device: Device, history: History, step: Int) async -> [String] {
+    let refused = device.disk.refusedWrites
+    do {
+      try await device.engine.sync()
+    } catch {
+      history.add("    \(device.name): sync failed: \(error)")
+      return []
+    }
+    let more = device.disk.refusedWrites - refused
+    guard more > 0 else { return [] }
+    return ["step \(step): \(device.name)'s sync returned, yet its disk refused \(more) writes during it"]
+  }
+
+  /// The acknowledged edits of one device, checked after every step: each is still in its outbox,
+  /// or applied by the server with the value the user gave (and then the device's confirmed copy
+  /// is at least as new as what it made), unless a delete won.
+  private static func kept(_ edits: [Acknowledged], by device: Device, server: SyncService, step: Int) async -> [String] {
+    var problems: [String] = []
+    let pending = await device.engine.pending
+    let waiting = Set(pending.map(\.id))
+    let confirmed = await device.engine.confirmed
+    for edit in edits.sorted(by: { ($0.note, $0.field ?? "") < ($1.note, $1.field ?? "") }) where !waiting.contains(edit.id) {
+      let what = edit.field.map { "edit \(edit.note).\($0) = \(edit.value ?? "")" } ?? "delete of \(edit.note)"
+      // A delete wins: it drops the note's earlier edits, sent or not.
+      let deleted = server.notes.first { $0.id == edit.note }?.deleted == true || pending.contains { $0.note == edit.note && $0.delete }
+      if let record = server.appliedRecord(edit.id) {
+        if let field = edit.field, record.fields[field] != edit.value {
+          problems.append(
+            "step \(step): the server applied \(device.name)'s \(what) as \(describe(record.fields)): the value the user gave is not the one that went out"
+          )
+        }
+        if !deleted, let held = confirmed[edit.note], held.version < record.version {
+          problems.append(
+            "step \(step): \(device.name)'s \(what) left its outbox, applied by the server at v\(record.version), but \(device.name)'s confirmed copy is v\(held.version): the screen no longer shows it"
+          )
+        }
+        continue
+      }
+      if !deleted {
+        problems.append(
+          "step \(step): \(device.name)'s \(what) was acknowledged, and it is neither in its outbox nor applied by the server, and the note is not deleted"
+        )
+      }
+    }
+    return problems
+  }
+
   /// Moves the history's time on (a synchronous call: no task is waiting for it).
   private static func move(_ time: ManualClock, by duration: Duration) {
     time.advance(by: duration)
   }
 
-  private static func check(_ devices: [Device], server: SyncService, acknowledged: [String: String]) async -> [String] {
+  private static func check(_ devices: [Device], server: SyncService, acknowledged: [String: Acknowledged]) async -> [String] {
     var problems: [String] = []
     let serverNotes = Dictionary(uniqueKeysWithValues: server.notes.map { ($0.id, $0) })
     let live = serverNotes.values.filter { !$0.deleted }.reduce(into: [String: [String: String]]()) { $0[$1.id] = $1.fields }
@@ -352,10 +419,9 @@ struct Simulation {
         }
       }
     }
-    for (what, id) in acknowledged.sorted(by: { $0.key < $1.key }) {
-      let note = String(what.split(separator: " ")[1].split(separator: ".")[0])
-      if serverNotes[note]?.deleted == true { continue }
-      if !server.applied(id) {
+    for (what, edit) in acknowledged.sorted(by: { $0.key < $1.key }) {
+      if serverNotes[edit.note]?.deleted == true { continue }
+      if !server.applied(edit.id) {
         problems.append("the edit \(what) was acknowledged (on disk, shown) but the server never applied it, and the note is not deleted")
       }
     }
@@ -379,6 +445,15 @@ struct Simulation {
     }
     return failure
   }
+}
+
+/// An edit or a delete a device's `edit`/`delete` acknowledged (field and value nil for a delete).
+struct Acknowledged {
+  var device: String
+  var id: String
+  var note: String
+  var field: String?
+  var value: String?
 }
 
 /// A device clock that follows the history's time and that the simulated user can set back:
