@@ -96,6 +96,46 @@ struct Simulation {
       Failure(seed: seed, steps: steps, problems: problems, history: history.text)
     }
 
+    /// `device` sets `set` on `note` at `step`, and what must hold after it: a returned edit is on
+    /// the screen (unless a delete wins) and leaves the rest of the note as it was; a failed one was
+    /// refused by the disk and changed neither the outbox nor the screen.
+    func edit(_ device: Device, _ note: String, set: [String: String], value: String, step: Int) async {
+      let before = await device.state()
+      let refusedBefore = device.disk.refusedWrites
+      let names = set.keys.sorted()
+      history.add("\(step). \(device.name) sets \(names.map { "\(note).\($0)" }.joined(separator: ", ")) = \(value)")
+      do {
+        try await device.engine.edit(note, set: set)
+        let after = await device.state()
+        made.formUnion(after.pending.map(\.id))
+        if let last = after.pending.last, last.note == note {
+          for field in names where last.set[field] == value {
+            acknowledged["\(device.name) \(note).\(field)"] = Acknowledged(device: device.name, id: last.id, note: note, field: field, value: value)
+          }
+        }
+        // A delete wins: a note deleted here (still unsent) or on the server stays hidden.
+        let deletedHere = before.pending.contains { $0.note == note && $0.delete }
+        let hidden = await device.engine.confirmed[note]?.deleted == true || deletedHere
+        for field in names where !hidden && after.shown[note]?.fields[field] != value {
+          problems.append(
+            "step \(step): \(device.name)'s edit returned, so its screen should show \(note).\(field) = \(value); it shows \(after.shown[note].map { describe($0.fields) } ?? "no \(note)")"
+          )
+        }
+        let untouched = (before.shown[note]?.fields ?? [:]).filter { set[$0.key] == nil }
+        if !hidden, let shown = after.shown[note], shown.fields.filter({ set[$0.key] == nil }) != untouched {
+          problems.append(
+            "step \(step): \(device.name)'s edit set only \(names.joined(separator: ", ")) of \(note), yet the rest of it changed on the screen: \(describe(untouched)) before, \(describe(shown.fields.filter { set[$0.key] == nil })) after"
+          )
+        }
+      } catch {
+        history.add("    \(device.name): the edit failed: \(error)")
+        problems += await unchanged(device, since: before, after: "its edit failed (\(error))", step: step)
+        if device.disk.refusedWrites == refusedBefore {
+          problems.append("step \(step): \(device.name)'s edit failed although its disk refused no write: \(error)")
+        }
+      }
+    }
+
     for step in 1...max(steps, 1) {
       let device = devices[network.draw(devices.count)]
       let note = notes[network.draw(notes.count)]
@@ -110,38 +150,7 @@ struct Simulation {
         var set: [String: String] = [:]
         let value = "\(device.name)\(step)"
         for _ in 0..<(network.draw(3) == 0 ? 2 : 1) { set[fields.remove(at: network.draw(fields.count))] = value }
-        let names = set.keys.sorted()
-        history.add("\(step). \(device.name) sets \(names.map { "\(note).\($0)" }.joined(separator: ", ")) = \(value)")
-        do {
-          try await device.engine.edit(note, set: set)
-          let after = await device.state()
-          made.formUnion(after.pending.map(\.id))
-          if let last = after.pending.last, last.note == note {
-            for field in names where last.set[field] == value {
-              acknowledged["\(device.name) \(note).\(field)"] = Acknowledged(device: device.name, id: last.id, note: note, field: field, value: value)
-            }
-          }
-          // A delete wins: a note deleted here (still unsent) or on the server stays hidden.
-          let deletedHere = before.pending.contains { $0.note == note && $0.delete }
-          let hidden = await device.engine.confirmed[note]?.deleted == true || deletedHere
-          for field in names where !hidden && after.shown[note]?.fields[field] != value {
-            problems.append(
-              "step \(step): \(device.name)'s edit returned, so its screen should show \(note).\(field) = \(value); it shows \(after.shown[note].map { describe($0.fields) } ?? "no \(note)")"
-            )
-          }
-          let untouched = (before.shown[note]?.fields ?? [:]).filter { set[$0.key] == nil }
-          if !hidden, let shown = after.shown[note], shown.fields.filter({ set[$0.key] == nil }) != untouched {
-            problems.append(
-              "step \(step): \(device.name)'s edit set only \(names.joined(separator: ", ")) of \(note), yet the rest of it changed on the screen: \(describe(untouched)) before, \(describe(shown.fields.filter { set[$0.key] == nil })) after"
-            )
-          }
-        } catch {
-          history.add("    \(device.name): the edit failed: \(error)")
-          problems += await unchanged(device, since: before, after: "its edit failed (\(error))", step: step)
-          if device.disk.refusedWrites == refusedBefore {
-            problems.append("step \(step): \(device.name)'s edit failed although its disk refused no write: \(error)")
-          }
-        }
+        await edit(device, note, set: set, value: value, step: step)
       case 34..<40:
         history.add("\(step). \(device.name) deletes \(note)")
         do {
@@ -182,22 +191,10 @@ struct Simulation {
         problems += await relaunch(device, network: network, waiting: before.pending, step: step)
       case 84..<88:
         let writes = 1 + network.draw(3)
-        history.add("\(step). \(device.name)'s disk is full for its next \(writes) writes; it syncs, then edits \(note).body")
+        history.add("\(step). \(device.name)'s disk is full for its next \(writes) writes; it syncs, then edits")
         device.disk.fullForWrites = writes
         problems += await sync(device, history: history, step: step)
-        let beforeEdit = await device.state()
-        do {
-          try await device.engine.edit(note, set: ["body": "\(device.name)\(step)"])
-          let pending = await device.engine.pending
-          made.formUnion(pending.map(\.id))
-          if let last = pending.last, last.note == note, last.set["body"] == "\(device.name)\(step)" {
-            acknowledged["\(device.name) \(note).body"] = Acknowledged(
-              device: device.name, id: last.id, note: note, field: "body", value: "\(device.name)\(step)")
-          }
-        } catch {
-          history.add("    \(device.name): the edit failed: \(error)")
-          problems += await unchanged(device, since: beforeEdit, after: "its edit failed on a full disk (\(error))", step: step)
-        }
+        await edit(device, note, set: ["body": "\(device.name)\(step)"], value: "\(device.name)\(step)", step: step)
         device.disk.fullForWrites = 0
       case 88..<91:
         history.add("\(step). \(device.name)'s clock is set back an hour")
