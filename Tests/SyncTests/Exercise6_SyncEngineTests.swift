@@ -1,10 +1,15 @@
 import Foundation
+import Synchronization
 import PracticeServer
 import Testing
 import Workbook
 import WorkbookTesting
 
 @testable import Sync
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// Two or more engines on real folders syncing through the practice server over `URLSession`.
 @Suite("Exercise 6 — The engine (practice server)", .timeLimit(.minutes(1)))
@@ -244,9 +249,117 @@ struct Exercise6_SyncEngineTests {
     }
   }
 
+  @Test func aNoteAnotherDeviceKeepsChangingHoldsTheSyncForEightRoundsAtMost() async throws {
+    let service = SyncService()
+    let rival = RivalEditTransport(service: service, note: "n1", rivalPushes: 20)
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let other = try SyncEngine(
+        directory: try Self.folder("other", in: folder), transport: InProcessServer(service: service), baseURL: InProcessServer.baseURL)
+      try await other.edit("n1", set: ["title": "Plan"])
+      try await other.sync()
+      let phone = try SyncEngine(directory: try Self.folder("phone", in: folder), transport: rival, baseURL: InProcessServer.baseURL)
+      try await phone.sync()  // a pull only: the phone holds n1 at version 1
+      try await phone.edit("n1", set: ["title": "Mine"])
+      try await phone.sync()
+      #expect(
+        rival.pushes == SyncEngine.maximumPushRounds,
+        """
+        another device changed n1 before each of the phone's pushes, so each came back 412; one sync should stop after \
+        SyncEngine.maximumPushRounds (\(SyncEngine.maximumPushRounds)) rounds and pull; it pushed \(rival.pushes) times
+        """)
+      #expect(rival.pulls == 2, "both syncs should end with a pull; \(rival.pulls) pulls were sent")
+      let pending = await phone.pending
+      #expect(
+        pending.count == 1 && pending.first?.base == 9,
+        "the edit stays in the outbox, rebased on version 9 (the 8th change by the other device) for the next sync; the outbox holds \(pending.count) edits, bases \(pending.map(\.base))"
+      )
+    }
+  }
+
+  /// `count` notes held in the confirmed copy and one unsent edit of each, written straight to
+  /// the engine's files (as a relaunch finds them), and a round of calls to `notes()` timed per
+  /// note and per edit: O(n + p) is the same cost per note at every size.
+  static func notesWorkload(count: Int, in folder: TemporaryDirectory) async -> GrowthCheck.Workload {
+    do {
+      let directory = try Self.folder("notes-\(count)", in: folder)
+      let store = try NoteStore(file: directory.appendingPathComponent("notes.json"))
+      try await store.apply((0..<count).map { NoteRecord(id: "n\($0)", version: 1, fields: ["title": "held \($0)"]) }, token: "t1")
+      let edits = (0..<count).map { Mutation(id: "m\($0)", note: "n\($0)", base: 1, set: ["body": "unsent \($0)"], editedAt: Edits.editedAt) }
+      try SyncJSON.encoder().encode(edits).write(to: directory.appendingPathComponent("outbox.json"))
+      let engine = try SyncEngine(directory: directory, transport: ScriptedSyncTransport(server: nil), baseURL: InProcessServer.baseURL)
+      let shown = await engine.notes()
+      guard shown.count == count, shown["n0"]?.body == "unsent 0" else {
+        return .broken(
+          "\(count) notes held with one unsent edit each should show \(count) notes, n0 with its edit's body; notes() showed \(shown.count), n0 as \(String(describing: shown["n0"])) (the overlay tests say what is missing)"
+        )
+      }
+      return .ready { timer in
+        await timer.time("notes(), per note and edit", calls: 2, units: 2 * count) { _ in
+          _ = await engine.notes()
+        }
+      }
+    } catch {
+      return .broken("the test could not write the engine's files for \(count) notes: \(error)")
+    }
+  }
+
+  @Test func theNotesShownCostTheSamePerNoteWhateverTheirNumber() async throws {
+    try await withTemporaryDirectory("sync-engine-cost") { folder in
+      let verdict = await GrowthCheck(baselineSize: 10, sizes: [1_000, 4_000], unit: "notes with an edit each").run { count in
+        await Self.notesWorkload(count: count, in: folder)
+      }
+      if let failure = verdict.message(possibleCauses: [
+        "each note's unsent edits found by filtering the whole outbox once per note (group them by note once)",
+        "each note looked up by walking the confirmed copy or the outbox from the start",
+      ]) {
+        Issue.record("\(failure)")
+      }
+    }
+  }
+
   static func folder(_ name: String, in folder: TemporaryDirectory) throws -> URL {
     let directory = folder.file(name)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory
+  }
+}
+
+/// The in-process server, with another device that changes `note` just before each of the first
+/// `rivalPushes` pushes sent through it arrives, so each of those pushes meets a newer note.
+final class RivalEditTransport: SyncTransport {
+  let server: InProcessServer
+  let note: String
+  let rivalPushes: Int
+  private let counts = Mutex((pushes: 0, pulls: 0))
+
+  init(service: SyncService, note: String, rivalPushes: Int) {
+    server = InProcessServer(service: service)
+    self.note = note
+    self.rivalPushes = rivalPushes
+  }
+
+  /// The pushes and the pulls sent through this transport (the other device's edits not counted).
+  var pushes: Int { counts.withLock { $0.pushes } }
+  var pulls: Int { counts.withLock { $0.pulls } }
+
+  func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    let path = request.url?.path ?? ""
+    if path.hasSuffix("v1/sync/push") {
+      let push = counts.withLock { counts -> Int in
+        counts.pushes += 1
+        return counts.pushes
+      }
+      if push <= rivalPushes {
+        let version = server.service.notes.first { $0.id == note }?.version ?? 0
+        let edit = Mutation(id: "rival-\(push)", note: note, base: version, set: ["body": "rival \(push)"], editedAt: Edits.editedAt)
+        var rivalRequest = URLRequest(url: InProcessServer.baseURL.appendingPathComponent("v1/sync/push"))
+        rivalRequest.httpMethod = "POST"
+        rivalRequest.httpBody = try SyncJSON.encoder().encode(PushBody(mutations: [edit]))
+        _ = try await server.send(rivalRequest)
+      }
+    } else if path.hasSuffix("v1/sync/changes") {
+      counts.withLock { $0.pulls += 1 }
+    }
+    return try await server.send(request)
   }
 }
