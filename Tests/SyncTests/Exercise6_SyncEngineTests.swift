@@ -276,47 +276,6 @@ struct Exercise6_SyncEngineTests {
     }
   }
 
-  /// `count` notes held in the confirmed copy and one unsent edit of each, written straight to
-  /// the engine's files (as a relaunch finds them), and a round of calls to `notes()` timed per
-  /// note and per edit: O(n + p) is the same cost per note at every size.
-  static func notesWorkload(count: Int, in folder: TemporaryDirectory) async -> GrowthCheck.Workload {
-    do {
-      let directory = try Self.folder("notes-\(count)", in: folder)
-      let store = try NoteStore(file: directory.appendingPathComponent("notes.json"))
-      try await store.apply((0..<count).map { NoteRecord(id: "n\($0)", version: 1, fields: ["title": "held \($0)"]) }, token: "t1")
-      let edits = (0..<count).map { Mutation(id: "m\($0)", note: "n\($0)", base: 1, set: ["body": "unsent \($0)"], editedAt: Edits.editedAt) }
-      try SyncJSON.encoder().encode(edits).write(to: directory.appendingPathComponent("outbox.json"))
-      let engine = try SyncEngine(directory: directory, transport: ScriptedSyncTransport(server: nil), baseURL: InProcessServer.baseURL)
-      let shown = await engine.notes()
-      guard shown.count == count, shown["n0"]?.body == "unsent 0" else {
-        return .broken(
-          "\(count) notes held with one unsent edit each should show \(count) notes, n0 with its edit's body; notes() showed \(shown.count), n0 as \(String(describing: shown["n0"])) (the overlay tests say what is missing)"
-        )
-      }
-      return .ready { timer in
-        await timer.time("notes(), per note and edit", calls: 2, units: 2 * count) { _ in
-          _ = await engine.notes()
-        }
-      }
-    } catch {
-      return .broken("the test could not write the engine's files for \(count) notes: \(error)")
-    }
-  }
-
-  @Test func theNotesShownCostTheSamePerNoteWhateverTheirNumber() async throws {
-    try await withTemporaryDirectory("sync-engine-cost") { folder in
-      let verdict = await GrowthCheck(baselineSize: 10, sizes: [1_000, 4_000], unit: "notes with an edit each").run { count in
-        await Self.notesWorkload(count: count, in: folder)
-      }
-      if let failure = verdict.message(possibleCauses: [
-        "each note's unsent edits found by filtering the whole outbox once per note (group them by note once)",
-        "each note looked up by walking the confirmed copy or the outbox from the start",
-      ]) {
-        Issue.record("\(failure)")
-      }
-    }
-  }
-
   static func folder(_ name: String, in folder: TemporaryDirectory) throws -> URL {
     let directory = folder.file(name)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
