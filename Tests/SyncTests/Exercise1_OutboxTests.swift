@@ -310,4 +310,20 @@ struct Exercise1_OutboxTests {
       }
     }
   }
+
+  @Test func anEditIsWrittenWithItsKeysSortedSoTheSameEditIsTheSameBytes() throws {
+    let edit = Mutation(id: "m1", note: "a", base: 2, set: ["title": "t", "body": "b", "color": "c"], editedAt: Self.at(0))
+    let text = String(decoding: try SyncJSON.encoder().encode(edit), as: UTF8.self)
+    let expected = #"{"base":2,"delete":false,"editedAt":1800000000000,"id":"m1","note":"a","set":{"body":"b","color":"c","title":"t"}}"#
+    #expect(
+      text == expected,
+      "SyncJSON should write every key in sorted order, the fields of `set` too, so the same edit is the same bytes on every run; it wrote \(text)"
+    )
+  }
+
+  @Test func aDateIsKeptToTheNearestMillisecond() {
+    let up = SyncJSON.milliseconds(Date(timeIntervalSince1970: 1.2346))
+    let down = SyncJSON.milliseconds(Date(timeIntervalSince1970: 1.2344))
+    #expect(up == 1235 && down == 1234, "1.2346 s and 1.2344 s are 1235 ms and 1234 ms, to the nearest millisecond; read \(up) and \(down)")
+  }
 }

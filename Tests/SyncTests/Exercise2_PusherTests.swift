@@ -86,6 +86,36 @@ struct Exercise2_PusherTests {
     }
   }
 
+  @Test func aBatchSizeUnderOneIsHeldToOne() async throws {
+    try await withServer(batchSize: 0) { server, transport, pusher in
+      // Checked before any push: a batch of 0 never moves past the first edit.
+      guard pusher.batchSize == 1 else {
+        Issue.record("a batch size of 0 should be held to 1, the least a push can carry; it is \(pusher.batchSize)")
+        return
+      }
+      let results = try await pusher.push(Edits.chain(2))
+      let sizes = transport.requests.map(\.pushedIDs.count)
+      #expect(sizes == [1, 1], "2 edits in batches of 1 are 2 requests of 1 edit; the server got batches of \(sizes)")
+      #expect(results.map(\.status) == [200, 200], "both edits should apply, got \(results.map(\.status))")
+    }
+  }
+
+  @Test func aNetworkFailureBecomesTheSyncErrorThatSaysWhatToDoNext() {
+    let cases: [(NetworkError, SyncError)] = [
+      (.offline, .offline),
+      (.timeout, .offline),
+      (.transport(.networkConnectionLost), .offline),
+      (.http(status: 503, body: Data()), .server(status: 503)),
+      (.unauthorized, .server(status: 401)),
+      (.decoding("no results"), .malformed("no results")),
+      (.cancelled, .cancelled),
+    ]
+    for (network, expected) in cases {
+      let mapped = SyncError(network)
+      #expect(mapped == expected, "NetworkError.\(network) should be SyncError.\(expected); it became .\(mapped)")
+    }
+  }
+
   @Test func pushingNothingSendsNoRequest() async throws {
     try await withServer { _, transport, pusher in
       let results = try await pusher.push([])

@@ -102,6 +102,20 @@ struct Exercise3_PullerTests {
     }
   }
 
+  @Test func aPageSizeUnderOneIsHeldToOne() async throws {
+    try await withServer { server, transport, store in
+      try await seed(server.sync, Edits.newNotes(2))
+      let puller = Puller(transport: transport, baseURL: server.baseURL, pageSize: 0)
+      #expect(puller.pageSize == 1, "a page size of 0 should be held to 1, the least the server takes; it is \(puller.pageSize)")
+      let error = await failure(of: puller, into: store)
+      let limits = transport.requests.map { $0.query("limit") ?? "(none)" }
+      #expect(
+        error == nil && limits.allSatisfy { $0 == "1" },
+        "a pull with page size 0 should ask for pages of 1 (limit=0 is a 400); it asked \(limits) and ended with \(String(describing: error))")
+      #expect(await store.records.count == 2, "the pull in pages of 1 should bring both notes")
+    }
+  }
+
   @Test func anExpiredTokenStartsTheCopyOverFromTheBeginningOnce() async throws {
     try await withServer { server, transport, store in
       try await seed(server.sync, Edits.newNotes(3))
@@ -112,7 +126,7 @@ struct Exercise3_PullerTests {
       try await store.apply([NoteRecord(id: "note-0", version: 9, fields: ["title": "lost"]), NoteRecord(id: "ghost", version: 4)])
       server.sync.expireTokens()
       let before = transport.requests.count
-      try await puller.pull(into: store)
+      let pages = try await puller.pull(into: store)
       let sinces = transport.requests.dropFirst(before).map { $0.query("since") ?? "(none)" }
       #expect(
         sinces.count == 3 && sinces[1] == "(none)",
@@ -126,6 +140,9 @@ struct Exercise3_PullerTests {
         held["note-0"]?.title == "t0" && held["note-0"]?.version == 1,
         "the copy from before the 410 is forgotten: note-0 is the server's version 1, not the version 9 held before; held \(String(describing: held["note-0"]))"
       )
+      #expect(
+        pages == 2,
+        "3 notes from the beginning in pages of 2 are 2 pages applied (the 410 applied none); the pull reported \(pages)")
     }
   }
 

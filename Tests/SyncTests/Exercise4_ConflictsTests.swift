@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkbookTesting
 
 @testable import Sync
 
@@ -21,6 +22,42 @@ struct Exercise4_ConflictsTests {
   @Test func overlayWithNothingPendingIsTheServersCopy() {
     #expect(Merge.overlay(Self.server, []) == Self.server, "with no unsent edit the screen should show the server's copy as it is")
     #expect(Merge.overlay(nil, []) == nil, "no server copy and no edit: there is no note to show")
+  }
+
+  @Test func titleAndBodyAreTheirFieldsAndEmptyWhenTheNoteHasNone() {
+    #expect(Self.server.title == "Groceries" && Self.server.body == "milk", "title and body read the fields of those names")
+    let blank = NoteRecord(id: "n2", version: 1, fields: ["color": "red"])
+    #expect(
+      blank.title == "" && blank.body == "",
+      "a note with no title or body field should read \"\" for both; read title \(String(reflecting: blank.title)), body \(String(reflecting: blank.body))"
+    )
+  }
+
+  /// One call of `overlay` over `count` unsent edits of one note, each setting a field of its own;
+  /// timed per edit, so an O(p) overlay costs the same per edit at every length.
+  static func overlayWorkload(edits count: Int) -> GrowthCheck.Workload {
+    let pending = (0..<count).map { edit("m\($0)", ["field\($0)": "v\($0)"]) }
+    let shown = Merge.overlay(server, pending)
+    guard shown?.fields.count == count + 3 else {
+      return .broken(
+        "an overlay of \(count) edits, each setting a field of its own, should show the server's 3 fields and those \(count); it showed \(String(describing: shown?.fields.count)) fields (the overlay tests say what is missing)"
+      )
+    }
+    return .ready { timer in
+      await timer.time("an overlay, per pending edit", calls: 4, units: count) { _ in
+        _ = Merge.overlay(server, pending)
+      }
+    }
+  }
+
+  @Test func overlayCostsTheSamePerEditWhateverTheirNumber() async {
+    let verdict = await GrowthCheck(baselineSize: 10, sizes: [1_000, 4_000], unit: "pending edits").run { Self.overlayWorkload(edits: $0) }
+    if let failure = verdict.message(possibleCauses: [
+      "each edit's fields checked against every later edit (a later edit wins anyway when the edits are laid on in order)",
+      "the note copied, or the edits searched from the start, once per edit",
+    ]) {
+      Issue.record("\(failure)")
+    }
   }
 
   @Test func overlayPutsTheUnsentEditsOnTopInOrder() {

@@ -1,10 +1,15 @@
 import Foundation
+import Synchronization
 import PracticeServer
 import Testing
 import Workbook
 import WorkbookTesting
 
 @testable import Sync
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// Two or more engines on real folders syncing through the practice server over `URLSession`.
 @Suite("Exercise 6 — The engine (practice server)", .timeLimit(.minutes(1)))
@@ -244,9 +249,76 @@ struct Exercise6_SyncEngineTests {
     }
   }
 
+  @Test func aNoteAnotherDeviceKeepsChangingHoldsTheSyncForEightRoundsAtMost() async throws {
+    let service = SyncService()
+    let rival = RivalEditTransport(service: service, note: "n1", rivalPushes: 20)
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let other = try SyncEngine(
+        directory: try Self.folder("other", in: folder), transport: InProcessServer(service: service), baseURL: InProcessServer.baseURL)
+      try await other.edit("n1", set: ["title": "Plan"])
+      try await other.sync()
+      let phone = try SyncEngine(directory: try Self.folder("phone", in: folder), transport: rival, baseURL: InProcessServer.baseURL)
+      try await phone.sync()  // a pull only: the phone holds n1 at version 1
+      try await phone.edit("n1", set: ["title": "Mine"])
+      try await phone.sync()
+      #expect(
+        rival.pushes == SyncEngine.maximumPushRounds,
+        """
+        another device changed n1 before each of the phone's pushes, so each came back 412; one sync should stop after \
+        SyncEngine.maximumPushRounds (\(SyncEngine.maximumPushRounds)) rounds and pull; it pushed \(rival.pushes) times
+        """)
+      #expect(rival.pulls == 2, "both syncs should end with a pull; \(rival.pulls) pulls were sent")
+      let pending = await phone.pending
+      #expect(
+        pending.count == 1 && pending.first?.base == 9,
+        "the edit stays in the outbox, rebased on version 9 (the 8th change by the other device) for the next sync; the outbox holds \(pending.count) edits, bases \(pending.map(\.base))"
+      )
+    }
+  }
+
   static func folder(_ name: String, in folder: TemporaryDirectory) throws -> URL {
     let directory = folder.file(name)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory
+  }
+}
+
+/// The in-process server, with another device that changes `note` just before each of the first
+/// `rivalPushes` pushes sent through it arrives, so each of those pushes meets a newer note.
+final class RivalEditTransport: SyncTransport {
+  let server: InProcessServer
+  let note: String
+  let rivalPushes: Int
+  private let counts = Mutex((pushes: 0, pulls: 0))
+
+  init(service: SyncService, note: String, rivalPushes: Int) {
+    server = InProcessServer(service: service)
+    self.note = note
+    self.rivalPushes = rivalPushes
+  }
+
+  /// The pushes and the pulls sent through this transport (the other device's edits not counted).
+  var pushes: Int { counts.withLock { $0.pushes } }
+  var pulls: Int { counts.withLock { $0.pulls } }
+
+  func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    let path = request.url?.path ?? ""
+    if path.hasSuffix("v1/sync/push") {
+      let push = counts.withLock { counts -> Int in
+        counts.pushes += 1
+        return counts.pushes
+      }
+      if push <= rivalPushes {
+        let version = server.service.notes.first { $0.id == note }?.version ?? 0
+        let edit = Mutation(id: "rival-\(push)", note: note, base: version, set: ["body": "rival \(push)"], editedAt: Edits.editedAt)
+        var rivalRequest = URLRequest(url: InProcessServer.baseURL.appendingPathComponent("v1/sync/push"))
+        rivalRequest.httpMethod = "POST"
+        rivalRequest.httpBody = try SyncJSON.encoder().encode(PushBody(mutations: [edit]))
+        _ = try await server.send(rivalRequest)
+      }
+    } else if path.hasSuffix("v1/sync/changes") {
+      counts.withLock { $0.pulls += 1 }
+    }
+    return try await server.send(request)
   }
 }
