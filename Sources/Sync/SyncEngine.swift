@@ -42,8 +42,6 @@ public actor SyncEngine {
 
   /// The notes the screen shows, by id: the confirmed copy with the unsent edits on top, deleted
   /// notes left out.
-  ///
-  /// - Complexity: O(n + p) for n notes and p unsent edits.
   public func notes() async -> [String: NoteRecord] {
     // TODO: overlay each note's pending edits on its confirmed copy (placeholder: nothing shown).
     [:]
