@@ -4,9 +4,9 @@ import WorkbookTesting
 
 @testable import Sync
 
-/// The capstone's promise: whatever the network and the crashes do, once the network heals and
-/// every outbox drains, every device and the server hold the same notes, and no edit a device
-/// acknowledged is lost. `SEED=n` runs one history only; a failure prints the shortest prefix of
+/// The capstone's promise: whatever the network, the disks and the crashes do, no step shows the
+/// user something the app did not keep, no edit a device acknowledged is lost, and once the network
+/// heals and every outbox drains, every device and the server hold the same notes. `SEED=n` runs one history only; a failure prints the shortest prefix of
 /// its history that still fails.
 @Suite("Exercise 6 — The engine (convergence)", .timeLimit(.minutes(2)))
 struct Exercise6_ConvergenceTests {
@@ -35,10 +35,11 @@ struct Exercise6_ConvergenceTests {
         let shortest = try await Simulation.shortest(failure)
         Issue.record(
           """
-          Three devices did not converge (history SEED=\(failure.seed), the lowest-numbered that fails; \
-          \(failure.seed - seeds[0]) before it passed). After the network healed and each device synced twice, every \
-          device should show the server's notes with an empty outbox, and every edit a device acknowledged should \
-          have been applied by the server (unless the note was deleted). Replay it with \
+          Three devices broke a promise of sync (history SEED=\(failure.seed), the lowest-numbered that fails; \
+          \(failure.seed - seeds[0]) before it passed). At every step, an edit that returned is on its device's \
+          screen and stays in its outbox until the server applies it with the user's value, a failed edit changes \
+          nothing, and a relaunch finds what the app held; after the network heals and each device syncs twice, every \
+          device shows the server's notes with an empty outbox. Replay it with \
           SEED=\(failure.seed) make chapter-7 EXERCISE=6.
           \(shortest)
           """)

@@ -24,7 +24,7 @@ struct Simulation {
     var history: String
 
     var description: String {
-      "SEED=\(seed) (\(steps) steps) ends with devices and server that do not agree:\n"
+      "SEED=\(seed) (\(steps) steps) breaks these promises:\n"
         + problems.map { "  - \($0)" }.joined(separator: "\n") + "\nThe history:\n" + history
     }
   }
