@@ -8,10 +8,14 @@ import WorkbookTesting
 
 /// Three devices editing the same notes against the sync server over a chaotic network, with
 /// crashes, relaunches and time offline, every choice drawn from one seed; then the network
-/// heals, every device syncs until its outbox is empty, and `check` says what does not agree.
+/// heals and every device syncs until its outbox is empty. After every step and at the end it says
+/// which promise broke, if one did.
 ///
 /// The steps run one at a time (a device's call ends before the next step starts), so the same
-/// seed is the same history on every run and every machine.
+/// seed is the same history on every run and every machine of one platform. (Across platforms a
+/// lost connection reads as `URLSession` reports it there, see `ChaosNetwork.droppedConnection`:
+/// chapter 3's policy retries Apple's "connection lost" and not Linux's "bad server response", so
+/// a seed's history may differ between macOS and Linux.)
 struct Simulation {
   static let devices = ["A", "B", "C"]
   static let notes = ["n1", "n2", "n3", "n4"]
