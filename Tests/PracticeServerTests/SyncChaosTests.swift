@@ -143,7 +143,10 @@ struct SyncChaosTests {
     try await withServer { server in
       let knob = #"{"sync_faults":{"seed":42,"request_lost":15,"reply_lost":15,"duplicated":15,"server_error":15,"held_for_later":15}}"#
       let set = try await Self.knob(server, knob)
-      #expect(set.status == 200 && set.text.contains(#""sync_faults":{"duplicated":15,"held_for_later":15,"reply_lost":15,"request_lost":15,"seed":42,"server_error":15}"#), "\(set.text)")
+      #expect(
+        set.status == 200
+          && set.text.contains(#""sync_faults":{"duplicated":15,"held_for_later":15,"reply_lost":15,"request_lost":15,"seed":42,"server_error":15}"#),
+        "\(set.text)")
       #expect(try await Self.raw(server, get("/health")).starts(with: Array("HTTP/1.1 200".utf8)), "other routes draw nothing")
       var seen: [String] = []
       for _ in 0..<40 {

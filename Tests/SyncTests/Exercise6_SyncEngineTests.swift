@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import PracticeServer
+import Synchronization
 import Testing
 import Workbook
 import WorkbookTesting
