@@ -256,7 +256,7 @@ struct Simulation {
   ) async -> [String] {
     let now = await device.state()
     var problems: [String] = []
-    if now.pending.map(\.id) != before.pending.map(\.id) || now.pending != before.pending {
+    if now.pending != before.pending {
       problems.append(
         "step \(step): \(device.name)'s outbox changed although \(what): \(before.pending.count) edits before, \(now.pending.count) now")
     }
@@ -363,10 +363,11 @@ struct Simulation {
     let pending = await device.engine.pending
     let waiting = Set(pending.map(\.id))
     let confirmed = await device.engine.confirmed
+    let tombstones = Set(server.notes.filter(\.deleted).map(\.id))
     for edit in edits.sorted(by: { ($0.note, $0.field ?? "") < ($1.note, $1.field ?? "") }) where !waiting.contains(edit.id) {
       let what = edit.field.map { "edit \(edit.note).\($0) = \(edit.value ?? "")" } ?? "delete of \(edit.note)"
       // A delete wins: it drops the note's earlier edits, sent or not.
-      let deleted = server.notes.first { $0.id == edit.note }?.deleted == true || pending.contains { $0.note == edit.note && $0.delete }
+      let deleted = tombstones.contains(edit.note) || pending.contains { $0.note == edit.note && $0.delete }
       if let record = server.appliedRecord(edit.id) {
         if let field = edit.field, record.fields[field] != edit.value {
           problems.append(
