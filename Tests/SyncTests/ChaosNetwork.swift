@@ -41,6 +41,19 @@ final class ChaosNetwork: Sendable {
     var random: SeededRandom
     var offline: Set<String> = []
     var requests = 0
+    var exchanges: [String: [Exchange]] = [:]
+  }
+
+  /// One request a device sent, what the network did with it and the reply it got, if any.
+  struct Exchange {
+    var request: URLRequest
+    /// Nil when the device was offline: the request never left it.
+    var fault: Fault?
+    var status: Int?
+    var reply: Data?
+
+    var isPush: Bool { request.httpMethod == "POST" && request.url?.path.hasSuffix("/v1/sync/push") == true }
+    var isPull: Bool { request.httpMethod == "GET" && request.url?.path.hasSuffix("/v1/sync/changes") == true }
   }
 
   /// How many requests one history may make: a normal one makes a few hundred, and a pull or a
@@ -102,11 +115,24 @@ final class ChaosNetwork: Sendable {
       state.requests += 1
       return state.requests > Self.requestLimit || state.offline.contains(device)
     }
-    if offline { throw URLError(.notConnectedToInternet) }
+    if offline {
+      record(Exchange(request: request), from: device)
+      throw URLError(.notConnectedToInternet)
+    }
     let outcome = faults.serve(InProcessServer.serverRequest(request))
     if outcome.fault != .delivered { history.add("    \(device): \(Self.describe(request)): \(outcome.fault.rawValue)") }
+    record(Exchange(request: request, fault: outcome.fault, status: outcome.reply?.status, reply: outcome.reply?.body), from: device)
     guard let reply = outcome.reply else { throw URLError(Self.droppedConnection) }
     return InProcessServer.clientReply(reply, for: request)
+  }
+
+  private func record(_ exchange: Exchange, from device: String) {
+    state.withLock { $0.exchanges[device, default: []].append(exchange) }
+  }
+
+  /// What `device` sent since the last call, oldest first, and forgets it.
+  func takeExchanges(of device: String) -> [Exchange] {
+    state.withLock { $0.exchanges.removeValue(forKey: device) ?? [] }
   }
 
   static func describe(_ request: URLRequest) -> String {

@@ -14,6 +14,7 @@ final class MemoryDisk: FileSystem, Sendable {
     var writesBeforeCrash: Int?
     var fullForWrites = 0
     var refusedWrites = 0
+    var attempts: [String: Int] = [:]
   }
   private let state = Mutex(State())
 
@@ -31,6 +32,27 @@ final class MemoryDisk: FileSystem, Sendable {
 
   /// How many writes this disk has refused so far, for a crash or for want of room.
   var refusedWrites: Int { state.withLock { $0.refusedWrites } }
+
+  /// How many writes were tried on files named `name` (in any folder), refused ones included: a
+  /// count does not depend on the machine's load the way a timing does.
+  func writes(to name: String) -> Int {
+    state.withLock { $0.attempts[name, default: 0] }
+  }
+
+  /// Replaces the file at `url`, if there is one, with bytes that decode as nothing, as a failing
+  /// flash block or a restore from a bad backup would, and returns what it held.
+  func garble(_ url: URL) -> Data? {
+    state.withLock { state in
+      guard let old = state.files[url.path] else { return nil }
+      state.files[url.path] = Data("\u{1}garbled".utf8)
+      return old
+    }
+  }
+
+  /// Puts `data` back at `url` (the repair after `garble`), not counted as a write.
+  func restore(_ data: Data, at url: URL) {
+    state.withLock { $0.files[url.path] = data }
+  }
 
   /// The same files, with no crash pending: what a relaunched process finds.
   func relaunched() -> MemoryDisk {
@@ -51,6 +73,7 @@ final class MemoryDisk: FileSystem, Sendable {
 
   func write(_ data: Data, to url: URL, options: Data.WritingOptions) throws {
     try state.withLock { state in
+      state.attempts[url.lastPathComponent, default: 0] += 1
       if let left = state.writesBeforeCrash {
         if left <= 0 {
           state.refusedWrites += 1

@@ -38,6 +38,9 @@ struct Simulation {
   /// that sleeps on the wall clock instead (mutant 94, which its own test catches) still ends in
   /// about the time a right one takes.
   static let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(80), jitter: .none)
+  /// Small batches and pages, so that a sync of a few edits already takes several of each.
+  static let batchSize = 3
+  static let pageSize = 2
 
   private final class Device {
     let name: String
@@ -69,7 +72,7 @@ struct Simulation {
     {
       try SyncEngine(
         directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, policy: Simulation.policy,
-        clock: SimulatedClock(time: time), batchSize: 3, pageSize: 2, now: clock.now)
+        clock: SimulatedClock(time: time), batchSize: Simulation.batchSize, pageSize: Simulation.pageSize, now: clock.now)
     }
 
     /// The edits waiting in the outbox and the notes on the screen.
@@ -98,6 +101,7 @@ struct Simulation {
     /// The highest version of each note each device has confirmed so far: it never goes down.
     var versions: [String: [String: Int]] = [:]
     var problems: [String] = []
+    var ledger = WireLedger(batchSize: batchSize, pageSize: pageSize, maxAttempts: policy.maxAttempts)
     func failure(_ steps: Int) -> Failure {
       Failure(seed: seed, steps: steps, problems: problems, history: history.text)
     }
@@ -108,11 +112,13 @@ struct Simulation {
     func edit(_ device: Device, _ note: String, set: [String: String], value: String, step: Int) async {
       let before = await device.state()
       let refusedBefore = device.disk.refusedWrites
+      let writesBefore = (outbox: device.disk.writes(to: "outbox.json"), notes: device.disk.writes(to: "notes.json"))
       let names = set.keys.sorted()
       history.add("\(step). \(device.name) sets \(names.map { "\(note).\($0)" }.joined(separator: ", ")) = \(value)")
       do {
         try await device.engine.edit(note, set: set)
         let after = await device.state()
+        problems += writes(of: device, since: writesBefore, by: "edit", step: step)
         made.formUnion(after.pending.map(\.id))
         if let last = after.pending.last, last.note == note {
           for field in names where last.set[field] == value {
@@ -160,8 +166,10 @@ struct Simulation {
       case 34..<40:
         history.add("\(step). \(device.name) deletes \(note)")
         do {
+          let writesBefore = (outbox: device.disk.writes(to: "outbox.json"), notes: device.disk.writes(to: "notes.json"))
           try await device.engine.delete(note)
           let after = await device.state()
+          problems += writes(of: device, since: writesBefore, by: "delete", step: step)
           made.formUnion(after.pending.map(\.id))
           if let last = after.pending.last, last.note == note, last.delete {
             acknowledged["\(device.name) \(note) delete"] = Acknowledged(device: device.name, id: last.id, note: note, field: nil, value: nil)
@@ -176,9 +184,14 @@ struct Simulation {
             problems.append("step \(step): \(device.name)'s delete failed although its disk refused no write: \(error)")
           }
         }
-      case 40..<68:
+      case 40..<66:
         history.add("\(step). \(device.name) syncs\(device.online ? "" : " (offline)")")
-        problems += await sync(device, history: history, step: step)
+        problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
+      case 66..<68:
+        let file = network.draw(2) == 0 ? "outbox.json" : "notes.json"
+        history.add("\(step). \(device.name)'s \(file) is garbled on disk and the app relaunches; then the file is repaired and it relaunches again")
+        problems += await garbled(device, file: file, network: network, step: step)
+        ledger.forget(device.name)
       case 68..<76:
         device.online.toggle()
         network.setOnline(device.name, device.online)
@@ -193,13 +206,14 @@ struct Simulation {
         let writes = network.draw(4)
         history.add("\(step). \(device.name) crashes after \(writes) more writes, during a sync, and relaunches")
         device.disk.writesBeforeCrash = writes
-        problems += await sync(device, history: history, step: step)
+        problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
         problems += await relaunch(device, network: network, waiting: before.pending, step: step)
+        ledger.forget(device.name)
       case 84..<88:
         let writes = 1 + network.draw(3)
         history.add("\(step). \(device.name)'s disk is full for its next \(writes) writes; it syncs, then edits")
         device.disk.fullForWrites = writes
-        problems += await sync(device, history: history, step: step)
+        problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
         await edit(device, note, set: ["body": "\(device.name)\(step)"], value: "\(device.name)\(step)", step: step)
         device.disk.fullForWrites = 0
       case 88..<91:
@@ -229,11 +243,14 @@ struct Simulation {
       network.setOnline(device.name, true)
       let waiting = await device.engine.pending
       problems += await relaunch(device, network: network, waiting: waiting, step: steps + 1)
+      ledger.forget(device.name)
     }
     if !problems.isEmpty { return failure(steps) }
     for round in 1...2 {
       for device in devices {
-        do { try await device.engine.sync() } catch { problems.append("\(device.name)'s sync \(round) after the heal failed: \(error)") }
+        let outcome = await sync(device, network: network, ledger: &ledger, history: history, step: steps + round)
+        problems += outcome.problems
+        if let error = outcome.error { problems.append("\(device.name)'s sync \(round) after the heal failed: \(error)") }
       }
     }
     problems += await check(devices, server: network.server, acknowledged: acknowledged)
@@ -340,19 +357,78 @@ struct Simulation {
     return problems
   }
 
-  /// One sync of `device`, and what went wrong: a sync that returns has saved what it did, so no
-  /// write may have been refused during it.
-  private static func sync(_ device: Device, history: History, step: Int) async -> [String] {
+  /// One sync of `device`, and what went wrong: a sync that returns has saved what it did (no
+  /// write was refused during it) and answered every edit its outbox held when it began; the
+  /// requests it made hold `WireLedger`'s promises; it wrote its notes file no more often than the
+  /// replies it got allow.
+  private static func sync(
+    _ device: Device, network: ChaosNetwork, ledger: inout WireLedger, history: History, step: Int
+  ) async -> (problems: [String], error: SyncError?) {
     let refused = device.disk.refusedWrites
+    let notesWrites = device.disk.writes(to: "notes.json")
+    let sleeps = device.time.sleepHistory.count
+    let waiting = await device.engine.pending
+    _ = network.takeExchanges(of: device.name)
+    var failure: SyncError?
     do {
       try await device.engine.sync()
     } catch {
       history.add("    \(device.name): sync failed: \(error)")
-      return []
+      failure = error
+    }
+    var (problems, allowed) = ledger.check(
+      network.takeExchanges(of: device.name), of: device.name, failed: failure != nil, sleeps: device.time.sleepHistory.count - sleeps,
+      step: step)
+    let written = device.disk.writes(to: "notes.json") - notesWrites
+    if written > allowed {
+      problems.append(
+        "step \(step): \(device.name)'s sync wrote its notes file \(written) times; the replies it got allow \(allowed) (one per push result, per page and per 410)"
+      )
     }
     let more = device.disk.refusedWrites - refused
-    guard more > 0 else { return [] }
-    return ["step \(step): \(device.name)'s sync returned, yet its disk refused \(more) writes during it"]
+    if more > 0 { ledger.forget(device.name) }
+    guard failure == nil else { return (problems, failure) }
+    ledger.synced(device.name)
+    if more > 0 { problems.append("step \(step): \(device.name)'s sync returned, yet its disk refused \(more) writes during it") }
+    let left = Set(await device.engine.pending.map(\.id))
+    let unanswered = waiting.filter { left.contains($0.id) }
+    if !unanswered.isEmpty {
+      problems.append(
+        "step \(step): \(device.name)'s sync returned, yet \(unanswered.count) edits its outbox held when it began are still there: \(unanswered.map { "\($0.note)@\($0.base)" })"
+      )
+    }
+    return (problems, nil)
+  }
+
+  /// What an edit or a delete that returned may have written: the outbox once, the notes never.
+  private static func writes(of device: Device, since before: (outbox: Int, notes: Int), by what: String, step: Int) -> [String] {
+    let outbox = device.disk.writes(to: "outbox.json") - before.outbox
+    let notes = device.disk.writes(to: "notes.json") - before.notes
+    guard outbox > 1 || notes > 0 else { return [] }
+    return ["step \(step): \(device.name)'s \(what) wrote its outbox \(outbox) times and its notes \(notes) times; one write of the outbox keeps it"]
+  }
+
+  /// Garbles `file` on the device's disk and relaunches it: the open must fail with an error, not
+  /// read the file as empty (the next write would put nothing over the user's edits); then the
+  /// file is repaired and a relaunch finds what the app held.
+  private static func garbled(_ device: Device, file: String, network: ChaosNetwork, step: Int) async -> [String] {
+    let url = device.folder.appendingPathComponent(file)
+    let waiting = await device.engine.pending
+    guard let old = device.disk.garble(url) else {
+      network.history.add("    \(device.name) has no \(file) yet")
+      return []
+    }
+    var problems: [String] = []
+    do {
+      try device.relaunch(link: network.link(for: device.name))
+      problems.append(
+        "step \(step): \(device.name) opened its garbled \(file) without an error, as \(await device.engine.pending.count) edits and \(await device.engine.confirmed.count) notes: its next write puts that over what the file held"
+      )
+    } catch {
+      network.history.add("    \(device.name) cannot open it: \(error)")
+    }
+    device.disk.restore(old, at: url)
+    return problems + (await relaunch(device, network: network, waiting: waiting, step: step))
   }
 
   /// The acknowledged edits of one device, checked after every step: each is still in its outbox,

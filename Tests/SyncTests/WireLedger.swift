@@ -1,0 +1,139 @@
+import Foundation
+import Networking
+import Sync
+
+/// What the simulation's network saw each device send, held to what an engine owes the server and
+/// the user's battery and data: a cost the screens never show. Pages are asked for at the app's
+/// size and from the token it holds; a batch is no bigger than the app's batch size; an edit the
+/// server answered for good is not sent again; a push is retried exactly as chapter 3's policy says, waiting on the engine's clock. What a device
+/// learned from a reply it forgets when it relaunches or its disk refuses a write (it may then
+/// rightly ask again).
+struct WireLedger {
+  let batchSize: Int
+  let pageSize: Int
+  let maxAttempts: Int
+
+  /// Every change token a page that reached a device carried.
+  private var tokens = Set<String>()
+  /// Per device, the ids the server answered for good in a reply the device got: applied, gone,
+  /// or refused because a delete won.
+  private var settled: [String: Set<String>] = [:]
+  /// The devices that have saved a change token (a sync of theirs returned) and got no 410 since.
+  private var holdsToken = Set<String>()
+
+  init(batchSize: Int, pageSize: Int, maxAttempts: Int) {
+    self.batchSize = batchSize
+    self.pageSize = pageSize
+    self.maxAttempts = maxAttempts
+  }
+
+  /// The device relaunched or its disk refused a write: what it learned from replies may be lost.
+  mutating func forget(_ device: String) {
+    settled[device] = nil
+  }
+
+  /// A sync of `device` returned: its pull saved a token.
+  mutating func synced(_ device: String) { holdsToken.insert(device) }
+
+  /// Whether chapter 3's policy retries what this exchange met: a 503, or a dropped connection
+  /// where `URLSession` reports it as transient (see `ChaosNetwork.droppedConnection`).
+  private static func retryable(_ exchange: ChaosNetwork.Exchange) -> Bool {
+    guard exchange.fault != nil else { return false }
+    guard let status = exchange.status else { return RetryPolicy.transientCodes.contains(ChaosNetwork.droppedConnection) }
+    return RetryPolicy.retryableStatuses.contains(status)
+  }
+
+  private static func met(_ exchange: ChaosNetwork.Exchange) -> String {
+    guard let fault = exchange.fault else { return "no network (offline)" }
+    return exchange.status.map { "a \($0)" } ?? "\(fault.rawValue) (\(ChaosNetwork.droppedConnection))"
+  }
+
+  /// The requests one step of `device` made, checked in order; `failed`: the step's sync threw;
+  /// `sleeps`: how many waits on the engine's clock the step made.
+  ///
+  /// Returns what broke, and the number of notes-file writes the replies allow (one per result,
+  /// per page and per 410).
+  mutating func check(
+    _ exchanges: [ChaosNetwork.Exchange], of device: String, failed: Bool, sleeps: Int, step: Int
+  ) -> (problems: [String], writesAllowed: Int) {
+    var problems: [String] = []
+    var writesAllowed = 0
+    var retries = 0
+    var attempts = 0
+    var previous: ChaosNetwork.Exchange?
+    // What this step learns from replies counts for later steps only when its sync returned: a push
+    // that fails drops the results of its earlier batches too, and sends them again next time.
+    var settled = settled[device, default: []]
+    defer { if !failed { self.settled[device] = settled } }
+    for exchange in exchanges {
+      defer { previous = exchange }
+      if exchange.isPull {
+        attempts = 0
+        let query = exchange.request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?.queryItems ?? []
+        let limit = query.first { $0.name == "limit" }?.value
+        if limit != String(pageSize) {
+          problems.append("step \(step): \(device) asked for a page with limit=\(limit ?? "(none)"); the app's page size is \(pageSize)")
+        }
+        if let since = query.first(where: { $0.name == "since" })?.value {
+          if !tokens.contains(since) {
+            problems.append("step \(step): \(device) pulled since=\"\(since)\", a token no page the server sent ever carried")
+          }
+        } else if holdsToken.contains(device) {
+          problems.append(
+            "step \(step): \(device) pulled from the beginning (no since=) although it had saved a change token and got no 410 since: every note is downloaded again"
+          )
+        }
+        if exchange.status == 410 {
+          holdsToken.remove(device)
+          writesAllowed += 1
+        } else if exchange.status == 200, let reply = exchange.reply, let page = try? SyncJSON.decoder().decode(ChangePage.self, from: reply) {
+          tokens.insert(page.next)
+          writesAllowed += 1
+        }
+        continue
+      }
+      guard exchange.isPush, let body = exchange.request.httpBody else { continue }
+      if let earlier = previous, earlier.isPush, earlier.request.httpBody == body {
+        attempts += 1
+        retries += 1
+        if !Self.retryable(earlier) {
+          problems.append(
+            "step \(step): \(device) sent the same push again after it met \(Self.met(earlier)), which chapter 3's policy does not retry")
+        }
+      } else {
+        attempts = 1
+      }
+      if attempts > maxAttempts {
+        problems.append("step \(step): \(device) sent one push \(attempts) times in a row; the policy allows \(maxAttempts) attempts")
+      }
+      guard let push = try? SyncJSON.decoder().decode(PushBody.self, from: body) else { continue }
+      if push.mutations.count > batchSize {
+        problems.append("step \(step): \(device) sent \(push.mutations.count) edits in one push; its batch size is \(batchSize)")
+      }
+      for mutation in push.mutations where settled.contains(mutation.id) {
+        problems.append(
+          "step \(step): \(device) sent its edit of \(mutation.note)@\(mutation.base) again after the server had answered it for good (applied, gone, or lost to a delete) in a reply \(device) got"
+        )
+      }
+      guard exchange.status == 200, let reply = exchange.reply, let results = try? SyncJSON.decoder().decode(PushReply.self, from: reply).results
+      else { continue }
+      writesAllowed += results.count
+      for result in results {
+        if result.status == 200 || result.status == 410 || (result.status == 412 && result.record.deleted) {
+          settled.insert(result.id)
+        }
+      }
+    }
+    if failed, let last = exchanges.last, last.isPush, Self.retryable(last), attempts < maxAttempts {
+      problems.append(
+        "step \(step): \(device)'s sync gave up after \(attempts) attempt\(attempts == 1 ? "" : "s") of a push that met \(Self.met(last)), which the policy retries up to \(maxAttempts) attempts"
+      )
+    }
+    if sleeps < retries {
+      problems.append(
+        "step \(step): \(device) retried a push \(retries) times but waited on the engine's clock \(sleeps) times: a retry that does not wait on the clock it was given waits on the wall clock, or not at all"
+      )
+    }
+    return (problems, writesAllowed)
+  }
+}
