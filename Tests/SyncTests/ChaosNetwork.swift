@@ -42,6 +42,10 @@ final class ChaosNetwork: Sendable {
     var offline: Set<String> = []
     var requests = 0
     var exchanges: [String: [Exchange]] = [:]
+    var interruptions: [String: @Sendable () async -> Void] = [:]
+    /// The last page each device got, and the devices whose next pull a stale cache answers with it.
+    var lastPage: [String: Data] = [:]
+    var stale: Set<String> = []
   }
 
   /// One request a device sent, what the network did with it and the reply it got, if any.
@@ -51,6 +55,8 @@ final class ChaosNetwork: Sendable {
     var fault: Fault?
     var status: Int?
     var reply: Data?
+    /// Whether a stale cache answered, with a page the device got before, and the server never saw it.
+    var stale = false
 
     var isPush: Bool { request.httpMethod == "POST" && request.url?.path.hasSuffix("/v1/sync/push") == true }
     var isPull: Bool { request.httpMethod == "GET" && request.url?.path.hasSuffix("/v1/sync/changes") == true }
@@ -74,10 +80,13 @@ final class ChaosNetwork: Sendable {
     state = Mutex(State(random: SeededRandom(seed: seed ^ Self.stepSalt)))
   }
 
-  /// Whether faults are drawn at all (off: every request is delivered).
+  /// Whether faults are drawn at all (off: every request is delivered, and no stale cache answers).
   var chaotic: Bool {
     get { faults.faultsOn }
-    set { faults.faultsOn = newValue }
+    set {
+      faults.faultsOn = newValue
+      if !newValue { state.withLock { $0.stale.removeAll() } }
+    }
   }
 
   func setOnline(_ device: String, _ online: Bool) {
@@ -94,6 +103,17 @@ final class ChaosNetwork: Sendable {
     state.withLock { Int($0.random.next() % UInt64(bound)) }
   }
 
+  /// Runs `interruption` once, when `device` next sends a push, after the push left the engine
+  /// and before it reaches the server; nil takes back one not yet run.
+  func interrupt(_ device: String, with interruption: (@Sendable () async -> Void)?) {
+    state.withLock { $0.interruptions[device] = interruption }
+  }
+
+  fileprivate func interruption(of device: String, before request: URLRequest) -> (@Sendable () async -> Void)? {
+    guard request.httpMethod == "POST", request.url?.path.hasSuffix("/v1/sync/push") == true else { return nil }
+    return state.withLock { $0.interruptions.removeValue(forKey: device) }
+  }
+
   /// The transport one device uses.
   func link(for device: String) -> DeviceLink { DeviceLink(network: self, device: device) }
 
@@ -101,6 +121,12 @@ final class ChaosNetwork: Sendable {
   func deliverOneLate() {
     guard let copy = faults.deliverOneHeld() else { return }
     history.add("    a late copy of \(Self.describe(method: copy.method, path: copy.path, body: copy.body)) arrives")
+  }
+
+  /// The next pull of `device` is answered, without reaching the server, with the last page it
+  /// got (a cache that ignores the query): an old page, with old versions and an old token.
+  func serveStalePage(to device: String) {
+    state.withLock { _ = $0.stale.insert(device) }
   }
 
   /// Delivers every copy still held.
@@ -119,7 +145,15 @@ final class ChaosNetwork: Sendable {
       record(Exchange(request: request), from: device)
       throw URLError(.notConnectedToInternet)
     }
+    if request.httpMethod == "GET", let page = state.withLock({ $0.stale.remove(device) != nil ? $0.lastPage[device] : nil }) {
+      history.add("    \(device): \(Self.describe(request)): a stale cache answers with the page \(device) got before")
+      record(Exchange(request: request, fault: .delivered, status: 200, reply: page, stale: true), from: device)
+      return InProcessServer.clientReply(HTTPReply(status: 200, headers: [("Content-Type", "application/json")], body: page), for: request)
+    }
     let outcome = faults.serve(InProcessServer.serverRequest(request))
+    if request.httpMethod == "GET", outcome.reply?.status == 200, let body = outcome.reply?.body {
+      state.withLock { $0.lastPage[device] = body }
+    }
     if outcome.fault != .delivered { history.add("    \(device): \(Self.describe(request)): \(outcome.fault.rawValue)") }
     record(Exchange(request: request, fault: outcome.fault, status: outcome.reply?.status, reply: outcome.reply?.body), from: device)
     guard let reply = outcome.reply else { throw URLError(Self.droppedConnection) }
@@ -156,7 +190,8 @@ struct DeviceLink: SyncTransport {
   let device: String
 
   func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-    try network.send(request, from: device)
+    if let interruption = network.interruption(of: device, before: request) { await interruption() }
+    return try network.send(request, from: device)
   }
 }
 

@@ -107,45 +107,43 @@ struct Simulation {
     }
 
     /// `device` sets `set` on `note` at `step`, and what must hold after it: a returned edit is on
-    /// the screen (unless a delete wins) and leaves the rest of the note as it was; a failed one was
-    /// refused by the disk and changed neither the outbox nor the screen.
-    func edit(_ device: Device, _ note: String, set: [String: String], value: String, step: Int) async {
-      let before = await device.state()
-      let refusedBefore = device.disk.refusedWrites
-      let writesBefore = (outbox: device.disk.writes(to: "outbox.json"), notes: device.disk.writes(to: "notes.json"))
+    /// the screen (unless a delete wins), leaves the rest of the note as it was and wrote the outbox
+    /// once; a failed one was refused by the disk and changed neither the outbox nor the screen.
+    func judge(_ outcome: EditOutcome, of device: Device, _ note: String, set: [String: String], value: String, step: Int) {
       let names = set.keys.sorted()
-      history.add("\(step). \(device.name) sets \(names.map { "\(note).\($0)" }.joined(separator: ", ")) = \(value)")
-      do {
-        try await device.engine.edit(note, set: set)
-        let after = await device.state()
-        problems += writes(of: device, since: writesBefore, by: "edit", step: step)
-        made.formUnion(after.pending.map(\.id))
-        if let last = after.pending.last, last.note == note {
-          for field in names where last.set[field] == value {
-            acknowledged["\(device.name) \(note).\(field)"] = Acknowledged(device: device.name, id: last.id, note: note, field: field, value: value)
-          }
-        }
-        // A delete wins: a note deleted here (still unsent) or on the server stays hidden.
-        let deletedHere = before.pending.contains { $0.note == note && $0.delete }
-        let hidden = await device.engine.confirmed[note]?.deleted == true || deletedHere
-        for field in names where !hidden && after.shown[note]?.fields[field] != value {
-          problems.append(
-            "step \(step): \(device.name)'s edit returned, so its screen should show \(note).\(field) = \(value); it shows \(after.shown[note].map { describe($0.fields) } ?? "no \(note)")"
-          )
-        }
-        let untouched = (before.shown[note]?.fields ?? [:]).filter { set[$0.key] == nil }
-        if !hidden, let shown = after.shown[note], shown.fields.filter({ set[$0.key] == nil }) != untouched {
-          problems.append(
-            "step \(step): \(device.name)'s edit set only \(names.joined(separator: ", ")) of \(note), yet the rest of it changed on the screen: \(describe(untouched)) before, \(describe(shown.fields.filter { set[$0.key] == nil })) after"
-          )
-        }
-      } catch {
+      let (before, after) = (outcome.before, outcome.after)
+      if let error = outcome.error {
         history.add("    \(device.name): the edit failed: \(error)")
-        problems += await unchanged(device, since: before, after: "its edit failed (\(error))", step: step)
-        if device.disk.refusedWrites == refusedBefore {
+        problems += unchanged(device, before: before, after: after, what: "its edit failed (\(error))", step: step)
+        if !outcome.refused {
           problems.append("step \(step): \(device.name)'s edit failed although its disk refused no write: \(error)")
         }
+        return
       }
+      problems += writes(of: device, outcome.writes, by: "edit", step: step)
+      made.formUnion(after.pending.map(\.id))
+      if let last = after.pending.last, last.note == note {
+        for field in names where last.set[field] == value {
+          acknowledged["\(device.name) \(note).\(field)"] = Acknowledged(device: device.name, id: last.id, note: note, field: field, value: value)
+        }
+      }
+      for field in names where !outcome.hidden && after.shown[note]?.fields[field] != value {
+        problems.append(
+          "step \(step): \(device.name)'s edit returned, so its screen should show \(note).\(field) = \(value); it shows \(after.shown[note].map { describe($0.fields) } ?? "no \(note)")"
+        )
+      }
+      let untouched = (before.shown[note]?.fields ?? [:]).filter { set[$0.key] == nil }
+      if !outcome.hidden, let shown = after.shown[note], shown.fields.filter({ set[$0.key] == nil }) != untouched {
+        problems.append(
+          "step \(step): \(device.name)'s edit set only \(names.joined(separator: ", ")) of \(note), yet the rest of it changed on the screen: \(describe(untouched)) before, \(describe(shown.fields.filter { set[$0.key] == nil })) after"
+        )
+      }
+    }
+
+    func edit(_ device: Device, _ note: String, set: [String: String], value: String, step: Int) async {
+      history.add("\(step). \(device.name) sets \(set.keys.sorted().map { "\(note).\($0)" }.joined(separator: ", ")) = \(value)")
+      let outcome = await EditOutcome.edit(note, set: set, on: device.engine, disk: device.disk)
+      judge(outcome, of: device, note, set: set, value: value, step: step)
     }
 
     for step in 1...max(steps, 1) {
@@ -169,7 +167,10 @@ struct Simulation {
           let writesBefore = (outbox: device.disk.writes(to: "outbox.json"), notes: device.disk.writes(to: "notes.json"))
           try await device.engine.delete(note)
           let after = await device.state()
-          problems += writes(of: device, since: writesBefore, by: "delete", step: step)
+          problems += writes(
+            of: device,
+            (device.disk.writes(to: "outbox.json") - writesBefore.outbox, device.disk.writes(to: "notes.json") - writesBefore.notes), by: "delete",
+            step: step)
           made.formUnion(after.pending.map(\.id))
           if let last = after.pending.last, last.note == note, last.delete {
             acknowledged["\(device.name) \(note) delete"] = Acknowledged(device: device.name, id: last.id, note: note, field: nil, value: nil)
@@ -179,12 +180,30 @@ struct Simulation {
           }
         } catch {
           history.add("    \(device.name): the delete failed: \(error)")
-          problems += await unchanged(device, since: before, after: "its delete failed (\(error))", step: step)
+          problems += unchanged(device, before: before, after: await device.state(), what: "its delete failed (\(error))", step: step)
           if device.disk.refusedWrites == refusedBefore {
             problems.append("step \(step): \(device.name)'s delete failed although its disk refused no write: \(error)")
           }
         }
-      case 40..<66:
+      case 60..<66:
+        // The user taps while a push is on its way: the edit enters the engine between the push's
+        // send and its answer.
+        let field = ["title", "body"][network.draw(2)]
+        let value = "\(device.name)\(step)"
+        history.add("\(step). \(device.name) syncs; while its first push is on its way, the user sets \(note).\(field) = \(value)")
+        let during = InFlight()
+        let (engine, disk) = (device.engine, device.disk)
+        network.interrupt(device.name, with: { @Sendable in
+          during.outcome = await EditOutcome.edit(note, set: [field: value], on: engine, disk: disk)
+        })
+        problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
+        if let outcome = during.outcome {
+          judge(outcome, of: device, note, set: [field: value], value: value, step: step)
+        } else {
+          network.interrupt(device.name, with: nil)
+          history.add("    no push went out: the user did not edit")
+        }
+      case 40..<60:
         history.add("\(step). \(device.name) syncs\(device.online ? "" : " (offline)")")
         problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
       case 66..<68:
@@ -219,9 +238,13 @@ struct Simulation {
       case 88..<91:
         history.add("\(step). \(device.name)'s clock is set back an hour")
         device.clock.setBack(hours: 1)
-      case 91..<96:
+      case 91..<94:
         history.add("\(step). the network delivers a late copy")
         network.deliverOneLate()
+      case 94..<96:
+        history.add("\(step). a stale cache will answer \(device.name)'s next pull with the last page it got; \(device.name) syncs")
+        network.serveStalePage(to: device.name)
+        problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
       default:
         history.add("\(step). the server forgets every change token (410 from now on)")
         network.server.expireTokens()
@@ -269,9 +292,9 @@ struct Simulation {
 
   /// What must hold after a call failed: the outbox and the screen are as they were before it.
   private static func unchanged(
-    _ device: Device, since before: (pending: [Mutation], shown: [String: NoteRecord]), after what: String, step: Int
-  ) async -> [String] {
-    let now = await device.state()
+    _ device: Device, before: (pending: [Mutation], shown: [String: NoteRecord]), after now: (pending: [Mutation], shown: [String: NoteRecord]),
+    what: String, step: Int
+  ) -> [String] {
     var problems: [String] = []
     if now.pending != before.pending {
       problems.append(
@@ -401,9 +424,8 @@ struct Simulation {
   }
 
   /// What an edit or a delete that returned may have written: the outbox once, the notes never.
-  private static func writes(of device: Device, since before: (outbox: Int, notes: Int), by what: String, step: Int) -> [String] {
-    let outbox = device.disk.writes(to: "outbox.json") - before.outbox
-    let notes = device.disk.writes(to: "notes.json") - before.notes
+  private static func writes(of device: Device, _ made: (outbox: Int, notes: Int), by what: String, step: Int) -> [String] {
+    let (outbox, notes) = made
     guard outbox > 1 || notes > 0 else { return [] }
     return ["step \(step): \(device.name)'s \(what) wrote its outbox \(outbox) times and its notes \(notes) times; one write of the outbox keeps it"]
   }
@@ -524,6 +546,44 @@ struct Simulation {
       if let shorter = try await run(seed: failure.seed, steps: steps) { return shorter }
     }
     return failure
+  }
+}
+
+/// One call of `SyncEngine.edit` and what the app showed and wrote around it, collected where it
+/// ran (between a push's send and its answer, for an edit made during a sync) and judged after.
+struct EditOutcome: Sendable {
+  typealias State = (pending: [Mutation], shown: [String: NoteRecord])
+  var before: State
+  var after: State
+  var error: SyncError?
+  /// Whether the disk refused a write during the call.
+  var refused: Bool
+  /// Whether a delete hides the note after the call: one unsent on the device, or the server's.
+  var hidden: Bool
+  /// The writes of the outbox and of the notes the call made.
+  var writes: (outbox: Int, notes: Int)
+
+  static func edit(_ note: String, set: [String: String], on engine: SyncEngine, disk: MemoryDisk) async -> EditOutcome {
+    let before = (pending: await engine.pending, shown: await engine.notes())
+    let refused = disk.refusedWrites
+    let written = (outbox: disk.writes(to: "outbox.json"), notes: disk.writes(to: "notes.json"))
+    var failure: SyncError?
+    do { try await engine.edit(note, set: set) } catch { failure = error }
+    let after = (pending: await engine.pending, shown: await engine.notes())
+    let deletedHere = before.pending.contains { $0.note == note && $0.delete }
+    return EditOutcome(
+      before: before, after: after, error: failure, refused: disk.refusedWrites > refused,
+      hidden: await engine.confirmed[note]?.deleted == true || deletedHere,
+      writes: (disk.writes(to: "outbox.json") - written.outbox, disk.writes(to: "notes.json") - written.notes))
+  }
+}
+
+/// Where an edit made during a push leaves its outcome for the step to judge.
+final class InFlight: Sendable {
+  private let box = Mutex<EditOutcome?>(nil)
+  var outcome: EditOutcome? {
+    get { box.withLock { $0 } }
+    set { box.withLock { $0 = newValue } }
   }
 }
 
