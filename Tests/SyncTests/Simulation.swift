@@ -42,37 +42,68 @@ struct Simulation {
   static let batchSize = 3
   static let pageSize = 2
 
+  /// How a device's scheduler backs off while its syncs fail: 1 s before the first retry, doubling
+  /// up to 8 s, full jitter drawn as 0.5, so every wait is half the policy's delay and the test can
+  /// name it.
+  static let schedulerPolicy = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(8), jitter: .full)
+  static let schedulerDraw = 0.5
+
   private final class Device {
     let name: String
     let folder: URL
     let time: ManualClock
+    let network: ChaosNetwork
     var disk = MemoryDisk()
     var engine: SyncEngine
+    /// The app's scheduler, which runs the engine's syncs; it knows whether the device is online.
+    var scheduler: SyncScheduler<SimulatedClock>
+    /// The syncs the scheduler ran, and the waits it asked its clock for between them.
+    var runs = RunLog()
+    var waits = SleepLog()
+    /// How many of the scheduler's syncs failed in a row, and whether a sync was asked for while
+    /// the device was offline (it is due when the network comes back).
+    var failuresInARow = 0
+    var askedOffline = false
     var online = true
     /// The device's clock: the history's time, a second later at every reading, unless the user
     /// sets it back.
     let clock: DeviceClock
 
-    init(name: String, folder: URL, link: DeviceLink, time: ManualClock) throws(SyncError) {
+    init(name: String, folder: URL, network: ChaosNetwork, time: ManualClock) throws(SyncError) {
       self.name = name
       self.folder = folder
       self.time = time
+      self.network = network
       clock = DeviceClock(time: time)
-      engine = try Self.open(folder, link: link, disk: disk, time: time, clock: clock)
+      (engine, scheduler) = try Self.open(name, folder, network: network, disk: disk, time: time, clock: clock, runs: runs, waits: waits, online: true)
     }
 
     /// A relaunch after a crash: whatever the process held in memory is gone; the disk is read again.
-    func relaunch(link: DeviceLink) throws(SyncError) {
+    func relaunch() throws(SyncError) {
       disk = disk.relaunched()
-      engine = try Self.open(folder, link: link, disk: disk, time: time, clock: clock)
+      let (runs, waits) = (RunLog(), SleepLog())
+      (engine, scheduler) = try Self.open(
+        name, folder, network: network, disk: disk, time: time, clock: clock, runs: runs, waits: waits, online: online)
+      (self.runs, self.waits, failuresInARow, askedOffline) = (runs, waits, 0, false)
     }
 
-    private static func open(_ folder: URL, link: DeviceLink, disk: MemoryDisk, time: ManualClock, clock: DeviceClock) throws(SyncError)
-      -> SyncEngine
-    {
-      try SyncEngine(
-        directory: folder, transport: link, baseURL: InProcessServer.baseURL, fileSystem: disk, policy: Simulation.policy,
-        clock: SimulatedClock(time: time), batchSize: Simulation.batchSize, pageSize: Simulation.pageSize, now: clock.now)
+    private static func open(
+      _ name: String, _ folder: URL, network: ChaosNetwork, disk: MemoryDisk, time: ManualClock, clock: DeviceClock, runs: RunLog,
+      waits: SleepLog, online: Bool
+    ) throws(SyncError) -> (SyncEngine, SyncScheduler<SimulatedClock>) {
+      let engine = try SyncEngine(
+        directory: folder, transport: network.link(for: name), baseURL: InProcessServer.baseURL, fileSystem: disk,
+        policy: Simulation.policy, clock: SimulatedClock(time: time), batchSize: Simulation.batchSize, pageSize: Simulation.pageSize,
+        now: clock.now)
+      let scheduler = SyncScheduler(
+        clock: SimulatedClock(time: time, waits: waits), policy: Simulation.schedulerPolicy, random: .constant(Simulation.schedulerDraw),
+        online: online
+      ) { () async throws -> Void in
+        try await runs.run { () async -> SyncRun? in
+          network.ranAway ? nil : await SyncRun.perform(name, engine: engine, disk: disk, network: network, time: time)
+        }
+      }
+      return (engine, scheduler)
     }
 
     /// The edits waiting in the outbox and the notes on the screen.
@@ -90,7 +121,7 @@ struct Simulation {
     let time = ManualClock()
     var devices: [Device] = []
     for name in Self.devices {
-      devices.append(try Device(name: name, folder: folder.appendingPathComponent(name), link: network.link(for: name), time: time))
+      devices.append(try Device(name: name, folder: folder.appendingPathComponent(name), network: network, time: time))
     }
     /// The last edit each device made of each note's field (and the last delete of each note) that
     /// `edit`/`delete` acknowledged: it stays in the outbox until the server applies it (with its
@@ -192,11 +223,14 @@ struct Simulation {
         let value = "\(device.name)\(step)"
         history.add("\(step). \(device.name) syncs; while its first push is on its way, the user sets \(note).\(field) = \(value)")
         let during = InFlight()
-        let (engine, disk) = (device.engine, device.disk)
-        network.interrupt(device.name, with: { @Sendable in
-          during.outcome = await EditOutcome.edit(note, set: [field: value], on: engine, disk: disk)
-        })
-        problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
+        let (engine, disk, scheduler) = (device.engine, device.disk, device.scheduler)
+        network.interrupt(
+          device.name,
+          with: { @Sendable in
+            during.outcome = await EditOutcome.edit(note, set: [field: value], on: engine, disk: disk)
+            await scheduler.trigger()
+          })
+        problems += await scheduled(device, ledger: &ledger, history: history, step: step)
         if let outcome = during.outcome {
           judge(outcome, of: device, note, set: [field: value], value: value, step: step)
         } else {
@@ -204,8 +238,9 @@ struct Simulation {
           history.add("    no push went out: the user did not edit")
         }
       case 40..<60:
-        history.add("\(step). \(device.name) syncs\(device.online ? "" : " (offline)")")
-        problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
+        history.add("\(step). \(device.name) syncs\(device.online ? "" : " (offline: the request waits for the network)")")
+        if !device.online { device.askedOffline = true }
+        problems += await scheduled(device, ledger: &ledger, history: history, step: step)
       case 66..<68:
         let file = network.draw(2) == 0 ? "outbox.json" : "notes.json"
         history.add("\(step). \(device.name)'s \(file) is garbled on disk and the app relaunches; then the file is repaired and it relaunches again")
@@ -217,9 +252,14 @@ struct Simulation {
         if device.online {
           let minutes = 1 + network.draw(120)
           move(time, by: .seconds(60 * minutes))
-          history.add("\(step). \(device.name) comes back online, \(minutes) minutes later")
+          history.add("\(step). \(device.name) comes back online, \(minutes) minutes later\(device.askedOffline ? ", with a sync asked for" : "")")
         } else {
           history.add("\(step). \(device.name) goes offline")
+        }
+        await device.scheduler.setOnline(device.online)
+        if device.online {
+          problems += await scheduled(device, ask: false, due: device.askedOffline, ledger: &ledger, history: history, step: step)
+          device.askedOffline = false
         }
       case 76..<84:
         let writes = network.draw(4)
@@ -244,7 +284,7 @@ struct Simulation {
       case 94..<96:
         history.add("\(step). a stale cache will answer \(device.name)'s next pull with the last page it got; \(device.name) syncs")
         network.serveStalePage(to: device.name)
-        problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
+        problems += await scheduled(device, ledger: &ledger, history: history, step: step)
       default:
         history.add("\(step). the server forgets every change token (410 from now on)")
         network.server.expireTokens()
@@ -315,7 +355,7 @@ struct Simulation {
   private static func relaunch(_ device: Device, network: ChaosNetwork, waiting: [Mutation], step: Int) async -> [String] {
     let held = (pending: await device.engine.pending, confirmed: await device.engine.confirmed)
     do {
-      try device.relaunch(link: network.link(for: device.name))
+      try device.relaunch()
     } catch {
       return ["step \(step): \(device.name) could not relaunch from its disk: \(error)"]
     }
@@ -380,47 +420,91 @@ struct Simulation {
     return problems
   }
 
-  /// One sync of `device`, and what went wrong: a sync that returns has saved what it did (no
-  /// write was refused during it) and answered every edit its outbox held when it began; the
-  /// requests it made hold `WireLedger`'s promises; it wrote its notes file no more often than the
-  /// replies it got allow.
+  /// One sync of `device`, called by the step itself (a crash, a full disk, the heal), judged.
   private static func sync(
     _ device: Device, network: ChaosNetwork, ledger: inout WireLedger, history: History, step: Int
   ) async -> (problems: [String], error: SyncError?) {
-    let refused = device.disk.refusedWrites
-    let notesWrites = device.disk.writes(to: "notes.json")
-    let sleeps = device.time.sleepHistory.count
-    let waiting = await device.engine.pending
-    _ = network.takeExchanges(of: device.name)
-    var failure: SyncError?
-    do {
-      try await device.engine.sync()
-    } catch {
-      history.add("    \(device.name): sync failed: \(error)")
-      failure = error
-    }
-    var (problems, allowed) = ledger.check(
-      network.takeExchanges(of: device.name), of: device.name, failed: failure != nil, sleeps: device.time.sleepHistory.count - sleeps,
-      step: step)
-    let written = device.disk.writes(to: "notes.json") - notesWrites
-    if written > allowed {
+    let run = await SyncRun.perform(device.name, engine: device.engine, disk: device.disk, network: network, time: device.time)
+    return (judge(run, of: device, ledger: &ledger, history: history, step: step), run.error)
+  }
+
+  /// What went wrong in one sync: a sync that returns has saved what it did (no write was refused
+  /// during it) and answered every edit its outbox held when it began; the requests it made hold
+  /// `WireLedger`'s promises; it wrote its notes file no more often than the replies it got allow.
+  private static func judge(_ run: SyncRun, of device: Device, ledger: inout WireLedger, history: History, step: Int) -> [String] {
+    if let error = run.error { history.add("    \(device.name): sync failed: \(error)") }
+    var (problems, allowed) = ledger.check(run.exchanges, of: device.name, failed: run.error != nil, sleeps: run.sleeps, step: step)
+    if run.notesWrites > allowed {
       problems.append(
-        "step \(step): \(device.name)'s sync wrote its notes file \(written) times; the replies it got allow \(allowed) (one per push result, per page and per 410)"
+        "step \(step): \(device.name)'s sync wrote its notes file \(run.notesWrites) times; the replies it got allow \(allowed) (one per push result, per page and per 410)"
       )
     }
-    let more = device.disk.refusedWrites - refused
-    if more > 0 { ledger.forget(device.name) }
-    guard failure == nil else { return (problems, failure) }
+    if run.refusedWrites > 0 { ledger.forget(device.name) }
+    guard run.error == nil else { return problems }
     ledger.synced(device.name)
-    if more > 0 { problems.append("step \(step): \(device.name)'s sync returned, yet its disk refused \(more) writes during it") }
-    let left = Set(await device.engine.pending.map(\.id))
-    let unanswered = waiting.filter { left.contains($0.id) }
+    if run.refusedWrites > 0 {
+      problems.append("step \(step): \(device.name)'s sync returned, yet its disk refused \(run.refusedWrites) writes during it")
+    }
+    let left = Set(run.left.map(\.id))
+    let unanswered = run.waiting.filter { left.contains($0.id) }
     if !unanswered.isEmpty {
       problems.append(
         "step \(step): \(device.name)'s sync returned, yet \(unanswered.count) edits its outbox held when it began are still there: \(unanswered.map { "\($0.note)@\($0.base)" })"
       )
     }
-    return (problems, nil)
+    return problems
+  }
+
+  /// Asks `device`'s scheduler for a sync (or, with `ask` false, lets it act on what it was told;
+  /// `due`: a sync was asked for while the device was offline and is owed now), waits until it is idle and judges every sync it ran, and the scheduler itself: while online it
+  /// runs until a sync succeeds and leaves no edit behind, one sync at a time, waiting after the
+  /// k-th failure in a row `schedulerPolicy.backoff(beforeRetry: k)`; while offline it runs nothing.
+  private static func scheduled(
+    _ device: Device, ask: Bool = true, due: Bool = false, ledger: inout WireLedger, history: History, step: Int
+  ) async -> [String] {
+    if ask { await device.scheduler.trigger() }
+    await device.scheduler.waitUntilIdle()
+    let (runs, mostAtOnce, capped) = device.runs.take()
+    var problems: [String] = []
+    for run in runs { problems += judge(run, of: device, ledger: &ledger, history: history, step: step) }
+    if mostAtOnce > 1 { problems.append("step \(step): \(device.name)'s scheduler ran \(mostAtOnce) syncs at once; one at a time, always") }
+    var expected: [Duration] = []
+    for run in runs {
+      if run.error == nil {
+        device.failuresInARow = 0
+      } else {
+        device.failuresInARow += 1
+        expected.append(schedulerPolicy.backoff(beforeRetry: device.failuresInARow, random: .constant(schedulerDraw)))
+      }
+    }
+    let waits = device.waits.take()
+    if !capped, waits != expected {
+      problems.append(
+        "step \(step): \(device.name)'s scheduler waited \(waits) between its syncs, which failed \(runs.map { $0.error == nil ? "no" : "yes" }) in turn; after the k-th failure in a row it should wait policy.backoff(beforeRetry: k): \(expected)"
+      )
+    }
+    guard device.online else {
+      if !runs.isEmpty { problems.append("step \(step): \(device.name)'s scheduler ran \(runs.count) syncs while it was told the device is offline") }
+      return problems
+    }
+    if capped {
+      problems.append("step \(step): \(device.name)'s scheduler ran \(RunLog.cap) syncs for one request, without going idle")
+    } else if ask, runs.isEmpty {
+      problems.append("step \(step): \(device.name) asked its scheduler for a sync while online, and it ran none")
+    } else if due, runs.isEmpty {
+      problems.append(
+        "step \(step): \(device.name) came back online with a sync asked for while it was offline, and its scheduler ran none")
+    } else if let last = runs.last, last.error != nil {
+      problems.append("step \(step): \(device.name)'s scheduler went idle after a failed sync while online; it should try again after a wait")
+    } else if let last = runs.last, !last.left.isEmpty, !(device.network.ranAway) {
+      let pending = await device.engine.pending
+      if !pending.isEmpty {
+        problems.append(
+          "step \(step): \(device.name)'s scheduler went idle with \(pending.count) edits in the outbox, made while its last sync ran: a request during a sync is one more sync after it"
+        )
+      }
+    }
+    return problems
   }
 
   /// What an edit or a delete that returned may have written: the outbox once, the notes never.
@@ -442,7 +526,7 @@ struct Simulation {
     }
     var problems: [String] = []
     do {
-      try device.relaunch(link: network.link(for: device.name))
+      try device.relaunch()
       problems.append(
         "step \(step): \(device.name) opened its garbled \(file) without an error, as \(await device.engine.pending.count) edits and \(await device.engine.confirmed.count) notes: its next write puts that over what the file held"
       )
@@ -624,12 +708,15 @@ final class DeviceClock: Sendable {
 /// only sleeper; the sleep stays in the clock's `sleepHistory`.
 struct SimulatedClock: Clock {
   let time: ManualClock
+  /// Where the waits asked for are written down, if anywhere.
+  var waits: SleepLog?
 
   var now: ManualClock.Instant { time.now }
   var minimumResolution: Duration { .zero }
 
   func sleep(until deadline: ManualClock.Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
+    waits?.append(time.now.duration(to: deadline))
     move(to: deadline)
     try await time.sleep(until: deadline, tolerance: tolerance)
   }
