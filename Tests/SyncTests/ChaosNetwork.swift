@@ -42,10 +42,18 @@ final class ChaosNetwork: Sendable {
     var offline: Set<String> = []
     var requests = 0
     var exchanges: [String: [Exchange]] = [:]
-    var interruptions: [String: @Sendable () async -> Void] = [:]
+    var interruptions: [String: Interruption] = [:]
     /// The last page each device got, and the devices whose next pull a stale cache answers with it.
     var lastPage: [String: Data] = [:]
     var stale: Set<String> = []
+  }
+
+  /// What runs once while one of a device's requests is on its way: after the request left the
+  /// engine, before it reaches the server.
+  struct Interruption: Sendable {
+    /// Whether it waits for a push (else for a pull).
+    var push: Bool
+    var action: @Sendable (URLRequest) async -> Void
   }
 
   /// One request a device sent, what the network did with it and the reply it got, if any.
@@ -103,15 +111,19 @@ final class ChaosNetwork: Sendable {
     state.withLock { Int($0.random.next() % UInt64(bound)) }
   }
 
-  /// Runs `interruption` once, when `device` next sends a push, after the push left the engine
-  /// and before it reaches the server; nil takes back one not yet run.
-  func interrupt(_ device: String, with interruption: (@Sendable () async -> Void)?) {
+  /// Runs `interruption` once, with the request it waited for, when `device` next sends a push
+  /// or a pull; nil takes back one not yet run.
+  func interrupt(_ device: String, with interruption: Interruption?) {
     state.withLock { $0.interruptions[device] = interruption }
   }
 
-  fileprivate func interruption(of device: String, before request: URLRequest) -> (@Sendable () async -> Void)? {
-    guard request.httpMethod == "POST", request.url?.path.hasSuffix("/v1/sync/push") == true else { return nil }
-    return state.withLock { $0.interruptions.removeValue(forKey: device) }
+  fileprivate func interruption(of device: String, before request: URLRequest) -> Interruption? {
+    let push = Exchange(request: request).isPush
+    guard push || Exchange(request: request).isPull else { return nil }
+    return state.withLock { state in
+      guard state.interruptions[device]?.push == push else { return nil }
+      return state.interruptions.removeValue(forKey: device)
+    }
   }
 
   /// The transport one device uses.
@@ -190,7 +202,7 @@ struct DeviceLink: SyncTransport {
   let device: String
 
   func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-    if let interruption = network.interruption(of: device, before: request) { await interruption() }
+    if let interruption = network.interruption(of: device, before: request) { await interruption.action(request) }
     return try network.send(request, from: device)
   }
 }

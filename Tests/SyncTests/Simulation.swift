@@ -63,6 +63,8 @@ struct Simulation {
     /// How many of the scheduler's syncs failed in a row, and whether a sync was asked for while
     /// the device was offline (it is due when the network comes back).
     var failuresInARow = 0
+    /// Whether a cancel left it open if the scheduler counts on from `failuresInARow` or from 0.
+    var countUnknown = false
     var askedOffline = false
     var online = true
     /// The device's clock: the history's time, a second later at every reading, unless the user
@@ -84,7 +86,7 @@ struct Simulation {
       let (runs, waits) = (RunLog(), SleepLog())
       (engine, scheduler) = try Self.open(
         name, folder, network: network, disk: disk, time: time, clock: clock, runs: runs, waits: waits, online: online)
-      (self.runs, self.waits, failuresInARow, askedOffline) = (runs, waits, 0, false)
+      (self.runs, self.waits, failuresInARow, countUnknown, askedOffline) = (runs, waits, 0, false, false)
     }
 
     private static func open(
@@ -129,6 +131,27 @@ struct Simulation {
     var acknowledged: [String: Acknowledged] = [:]
     /// Every mutation id any outbox ever held: the server applies no other, and each at most once.
     var made = Set<String>()
+    /// The ids of each device's edits and deletes, in the order the user made them.
+    var madeInOrder: [String: [(id: String, note: String)]] = [:]
+    /// A new mutation that `device`'s call at `step` put at the end of its outbox: it is made on
+    /// the version the device held of its note (0 for one it never saw), and carries the time the
+    /// device's clock gave, to the millisecond.
+    func newMutation(of device: Device, before: [Mutation], after: [Mutation], heldVersion: Int, readAt: Date?, step: Int) {
+      made.formUnion(after.map(\.id))
+      let old = Set(before.map(\.id))
+      guard let new = after.last, !old.contains(new.id) else { return }
+      madeInOrder[device.name, default: []].append((new.id, new.note))
+      if new.base != heldVersion {
+        problems.append(
+          "step \(step): \(device.name)'s new edit of \(new.note) is made on v\(new.base), but the device holds v\(heldVersion) of it (0: never seen): the server reads the base as the version the user saw"
+        )
+      }
+      if let readAt, abs(new.editedAt.timeIntervalSince(readAt)) >= 0.001 {
+        problems.append(
+          "step \(step): \(device.name)'s new edit of \(new.note) carries the time \(new.editedAt.timeIntervalSince1970), but the clock the engine was given read \(readAt.timeIntervalSince1970)"
+        )
+      }
+    }
     /// The highest version of each note each device has confirmed so far: it never goes down.
     var versions: [String: [String: Int]] = [:]
     var problems: [String] = []
@@ -152,7 +175,7 @@ struct Simulation {
         return
       }
       problems += writes(of: device, outcome.writes, by: "edit", step: step)
-      made.formUnion(after.pending.map(\.id))
+      newMutation(of: device, before: before.pending, after: after.pending, heldVersion: outcome.heldVersion, readAt: outcome.readAt, step: step)
       if let last = after.pending.last, last.note == note {
         for field in names where last.set[field] == value {
           acknowledged["\(device.name) \(note).\(field)"] = Acknowledged(device: device.name, id: last.id, note: note, field: field, value: value)
@@ -173,7 +196,7 @@ struct Simulation {
 
     func edit(_ device: Device, _ note: String, set: [String: String], value: String, step: Int) async {
       history.add("\(step). \(device.name) sets \(set.keys.sorted().map { "\(note).\($0)" }.joined(separator: ", ")) = \(value)")
-      let outcome = await EditOutcome.edit(note, set: set, on: device.engine, disk: device.disk)
+      let outcome = await EditOutcome.edit(note, set: set, on: device.engine, disk: device.disk, clock: device.clock)
       judge(outcome, of: device, note, set: set, value: value, step: step)
     }
 
@@ -196,13 +219,14 @@ struct Simulation {
         history.add("\(step). \(device.name) deletes \(note)")
         do {
           let writesBefore = (outbox: device.disk.writes(to: "outbox.json"), notes: device.disk.writes(to: "notes.json"))
+          let held = await device.engine.confirmed[note]?.version ?? 0
           try await device.engine.delete(note)
           let after = await device.state()
           problems += writes(
             of: device,
             (device.disk.writes(to: "outbox.json") - writesBefore.outbox, device.disk.writes(to: "notes.json") - writesBefore.notes), by: "delete",
             step: step)
-          made.formUnion(after.pending.map(\.id))
+          newMutation(of: device, before: before.pending, after: after.pending, heldVersion: held, readAt: device.clock.lastReading, step: step)
           if let last = after.pending.last, last.note == note, last.delete {
             acknowledged["\(device.name) \(note) delete"] = Acknowledged(device: device.name, id: last.id, note: note, field: nil, value: nil)
           }
@@ -217,27 +241,50 @@ struct Simulation {
           }
         }
       case 60..<66:
-        // The user taps while a push is on its way: the edit enters the engine between the push's
-        // send and its answer.
-        let field = ["title", "body"][network.draw(2)]
+        // The user taps while a request is on its way: the edit enters the engine between the
+        // request's send and its answer, and the app asks for a sync again, twice (once for the
+        // edit, once for a push notification). During a push the user goes on typing in the note
+        // being pushed; during a pull, in any note.
+        let push = network.draw(2) == 0
         let value = "\(device.name)\(step)"
-        history.add("\(step). \(device.name) syncs; while its first push is on its way, the user sets \(note).\(field) = \(value)")
+        let picked = (note: note, field: ["title", "body"][network.draw(2)])
+        history.add(
+          "\(step). \(device.name) syncs; while its first \(push ? "push" : "pull") is on its way, the user sets \(push ? "a field of the note being pushed" : "\(note).\(picked.field)") = \(value)"
+        )
         let during = InFlight()
-        let (engine, disk, scheduler) = (device.engine, device.disk, device.scheduler)
+        let (engine, disk, clock, scheduler) = (device.engine, device.disk, device.clock, device.scheduler)
         network.interrupt(
           device.name,
-          with: { @Sendable in
-            during.outcome = await EditOutcome.edit(note, set: [field: value], on: engine, disk: disk)
+          with: ChaosNetwork.Interruption(push: push) { @Sendable request in
+            var target = picked
+            if push, let body = request.httpBody, let first = try? SyncJSON.decoder().decode(PushBody.self, from: body).mutations.first {
+              target = (first.note, first.set.keys.sorted().first ?? "title")
+            }
+            let outcome = await EditOutcome.edit(target.note, set: [target.field: value], on: engine, disk: disk, clock: clock)
+            during.edit = (target.note, target.field, outcome)
+            await scheduler.trigger()
             await scheduler.trigger()
           })
-        problems += await scheduled(device, ledger: &ledger, history: history, step: step)
-        if let outcome = during.outcome {
+        problems += await scheduled(device, requestsDuring: 2, ledger: &ledger, history: history, step: step)
+        if let (note, field, outcome) = during.edit {
+          history.add("    the user set \(note).\(field) = \(value) on the way")
           judge(outcome, of: device, note, set: [field: value], value: value, step: step)
         } else {
           network.interrupt(device.name, with: nil)
-          history.add("    no push went out: the user did not edit")
+          history.add("    no \(push ? "push" : "pull") went out: the user did not edit")
         }
-      case 40..<60:
+      case 56..<60:
+        history.add(
+          "\(step). \(device.name) syncs in the background; if a sync fails, the app's time runs out during the wait and it cancels the scheduler")
+        let mark = CancelMark()
+        let (scheduler, runs) = (device.scheduler, device.runs)
+        device.waits.atNextWait { @Sendable in
+          mark.runsBefore = runs.count
+          await scheduler.cancel()
+        }
+        problems += await scheduled(device, cancel: mark, ledger: &ledger, history: history, step: step)
+        device.waits.atNextWait(nil)
+      case 40..<56:
         history.add("\(step). \(device.name) syncs\(device.online ? "" : " (offline: the request waits for the network)")")
         if !device.online { device.askedOffline = true }
         problems += await scheduled(device, ledger: &ledger, history: history, step: step)
@@ -292,6 +339,7 @@ struct Simulation {
       for other in devices {
         problems += await shape(of: other, step: step, versions: &versions)
         problems += await kept(acknowledged.values.filter { $0.device == other.name }, by: other, server: network.server, step: step)
+        problems += inOrder(madeInOrder[other.name, default: []], by: other, server: network.server, step: step)
       }
       if !problems.isEmpty { return failure(step) }
     }
@@ -460,7 +508,8 @@ struct Simulation {
   /// runs until a sync succeeds and leaves no edit behind, one sync at a time, waiting after the
   /// k-th failure in a row `schedulerPolicy.backoff(beforeRetry: k)`; while offline it runs nothing.
   private static func scheduled(
-    _ device: Device, ask: Bool = true, due: Bool = false, ledger: inout WireLedger, history: History, step: Int
+    _ device: Device, ask: Bool = true, due: Bool = false, cancel: CancelMark? = nil, requestsDuring: Int = 0, ledger: inout WireLedger,
+    history: History, step: Int
   ) async -> [String] {
     if ask { await device.scheduler.trigger() }
     await device.scheduler.waitUntilIdle()
@@ -468,20 +517,48 @@ struct Simulation {
     var problems: [String] = []
     for run in runs { problems += judge(run, of: device, ledger: &ledger, history: history, step: step) }
     if mostAtOnce > 1 { problems.append("step \(step): \(device.name)'s scheduler ran \(mostAtOnce) syncs at once; one at a time, always") }
-    var expected: [Duration] = []
-    for run in runs {
-      if run.error == nil {
-        device.failuresInARow = 0
-      } else {
-        device.failuresInARow += 1
-        expected.append(schedulerPolicy.backoff(beforeRetry: device.failuresInARow, random: .constant(schedulerDraw)))
-      }
-    }
-    let waits = device.waits.take()
-    if !capped, waits != expected {
+    // Requests during a run coalesce: one more sync after it, however many came.
+    let succeeded = runs.filter { $0.error == nil }.count
+    let owed = 1 + (requestsDuring > 0 ? 1 : 0)
+    if succeeded > owed {
       problems.append(
-        "step \(step): \(device.name)'s scheduler waited \(waits) between its syncs, which failed \(runs.map { $0.error == nil ? "no" : "yes" }) in turn; after the k-th failure in a row it should wait policy.backoff(beforeRetry: k): \(expected)"
+        "step \(step): \(device.name)'s scheduler ran \(succeeded) syncs that succeeded for one request and \(requestsDuring) more during a run; those during a run are one more sync, so \(owed) at most"
       )
+    }
+    let cancelled = cancel?.runsBefore
+    if let cancelled, runs.count > cancelled {
+      problems.append(
+        "step \(step): the app cancelled \(device.name)'s scheduler during its wait after sync \(cancelled), and it ran \(runs.count - cancelled) more")
+    }
+    // The waits after the k-th failure in a row; after a cancel, the count may go on or start again.
+    let judged = cancelled.map { Array(runs.prefix($0)) } ?? runs
+    let waits = device.waits.take()
+    var accepted: (expected: [Duration], inARow: Int)?
+    var expected: [Duration] = []
+    for start in device.countUnknown ? [device.failuresInARow, 0] : [device.failuresInARow] {
+      var (waitsNow, inARow) = ([Duration](), start)
+      for run in judged {
+        guard run.error != nil else {
+          inARow = 0
+          continue
+        }
+        inARow += 1
+        waitsNow.append(schedulerPolicy.backoff(beforeRetry: inARow, random: .constant(schedulerDraw)))
+      }
+      if expected.isEmpty { expected = waitsNow }
+      if waitsNow == waits, accepted == nil { accepted = (waitsNow, inARow) }
+    }
+    if let accepted {
+      device.failuresInARow = accepted.inARow
+      if judged.contains(where: { $0.error == nil }) { device.countUnknown = false }
+    } else if !capped {
+      problems.append(
+        "step \(step): \(device.name)'s scheduler waited \(waits) between its syncs, which failed \(judged.map { $0.error == nil ? "no" : "yes" }) in turn; after the k-th failure in a row it should wait policy.backoff(beforeRetry: k): \(expected)"
+      )
+    }
+    if cancelled != nil {
+      device.countUnknown = true
+      return problems
     }
     guard device.online else {
       if !runs.isEmpty { problems.append("step \(step): \(device.name)'s scheduler ran \(runs.count) syncs while it was told the device is offline") }
@@ -535,6 +612,23 @@ struct Simulation {
     }
     device.disk.restore(old, at: url)
     return problems + (await relaunch(device, network: network, waiting: waiting, step: step))
+  }
+
+  /// The server applies one device's edits of a note in the order the user made them: their
+  /// versions grow in that order.
+  private static func inOrder(_ made: [(id: String, note: String)], by device: Device, server: SyncService, step: Int) -> [String] {
+    var last: [String: (version: Int, index: Int)] = [:]
+    var problems: [String] = []
+    for (index, edit) in made.enumerated() {
+      guard let version = server.appliedRecord(edit.id)?.version else { continue }
+      if let earlier = last[edit.note], earlier.version > version {
+        problems.append(
+          "step \(step): the server applied \(device.name)'s edit \(index + 1) of \(edit.note) at v\(version), before its edit \(earlier.index + 1), made earlier and applied at v\(earlier.version): a device's edits of a note go out in the order they were made"
+        )
+      }
+      last[edit.note] = (version, index)
+    }
+    return problems
   }
 
   /// The acknowledged edits of one device, checked after every step: each is still in its outbox,
@@ -646,9 +740,13 @@ struct EditOutcome: Sendable {
   var hidden: Bool
   /// The writes of the outbox and of the notes the call made.
   var writes: (outbox: Int, notes: Int)
+  /// The version of the note the device held when the call began, and the device clock's last reading.
+  var heldVersion: Int
+  var readAt: Date?
 
-  static func edit(_ note: String, set: [String: String], on engine: SyncEngine, disk: MemoryDisk) async -> EditOutcome {
+  static func edit(_ note: String, set: [String: String], on engine: SyncEngine, disk: MemoryDisk, clock: DeviceClock) async -> EditOutcome {
     let before = (pending: await engine.pending, shown: await engine.notes())
+    let held = await engine.confirmed[note]?.version ?? 0
     let refused = disk.refusedWrites
     let written = (outbox: disk.writes(to: "outbox.json"), notes: disk.writes(to: "notes.json"))
     var failure: SyncError?
@@ -658,14 +756,16 @@ struct EditOutcome: Sendable {
     return EditOutcome(
       before: before, after: after, error: failure, refused: disk.refusedWrites > refused,
       hidden: await engine.confirmed[note]?.deleted == true || deletedHere,
-      writes: (disk.writes(to: "outbox.json") - written.outbox, disk.writes(to: "notes.json") - written.notes))
+      writes: (disk.writes(to: "outbox.json") - written.outbox, disk.writes(to: "notes.json") - written.notes), heldVersion: held,
+      readAt: clock.lastReading)
   }
 }
 
-/// Where an edit made during a push leaves its outcome for the step to judge.
+/// Where an edit made while a request is on its way leaves its note, field and outcome for the
+/// step to judge.
 final class InFlight: Sendable {
-  private let box = Mutex<EditOutcome?>(nil)
-  var outcome: EditOutcome? {
+  private let box = Mutex<(note: String, field: String, outcome: EditOutcome)?>(nil)
+  var edit: (note: String, field: String, outcome: EditOutcome)? {
     get { box.withLock { $0 } }
     set { box.withLock { $0 = newValue } }
   }
@@ -683,23 +783,33 @@ struct Acknowledged {
 /// A device clock that follows the history's time and that the simulated user can set back:
 /// edits must still go out in the order they were made.
 final class DeviceClock: Sendable {
+  private struct State {
+    var offset: TimeInterval = 1_800_000_000
+    var last: Date?
+  }
   private let time: ManualClock
-  private let offset = Mutex<TimeInterval>(1_800_000_000)
+  private let state = Mutex(State())
 
   init(time: ManualClock) { self.time = time }
 
-  /// The time now; every reading is a second after the one before (plus the time that passed),
-  /// unless the clock was set back.
+  /// The time now; every reading is a second and 0.4 ms after the one before (plus the time that
+  /// passed), unless the clock was set back: a fraction of a millisecond, finer than the file and
+  /// the wire keep, so that an edit kept in memory to the nanosecond differs from itself read back.
   @Sendable func now() -> Date {
     let elapsed = time.now.offset / .seconds(1)
-    return offset.withLock {
-      $0 += 1
-      return Date(timeIntervalSince1970: $0 + elapsed)
+    return state.withLock {
+      $0.offset += 1.000_4
+      let reading = Date(timeIntervalSince1970: $0.offset + elapsed)
+      $0.last = reading
+      return reading
     }
   }
 
+  /// The last reading `now()` gave, if any.
+  var lastReading: Date? { state.withLock { $0.last } }
+
   func setBack(hours: Double) {
-    offset.withLock { $0 -= hours * 3_600 }
+    state.withLock { $0.offset -= hours * 3_600 }
   }
 }
 
@@ -717,6 +827,7 @@ struct SimulatedClock: Clock {
   func sleep(until deadline: ManualClock.Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     waits?.append(time.now.duration(to: deadline))
+    if let action = waits?.takeAction() { await action() }
     move(to: deadline)
     try await time.sleep(until: deadline, tolerance: tolerance)
   }

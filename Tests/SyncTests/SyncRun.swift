@@ -67,6 +67,9 @@ final class RunLog: Sendable {
     if let error = run?.error { throw error }
   }
 
+  /// How many runs ended since the last `take()`.
+  var count: Int { state.withLock { $0.runs.count } }
+
   /// The runs since the last call, the most that ran at once, and whether the cap stopped them.
   func take() -> (runs: [SyncRun], mostAtOnce: Int, capped: Bool) {
     state.withLock { state in
@@ -76,12 +79,29 @@ final class RunLog: Sendable {
   }
 }
 
-/// The waits a clock was asked for, in order.
+/// The waits a clock was asked for, in order, and what happens at the next one.
 final class SleepLog: Sendable {
   private let waits = Mutex<[Duration]>([])
+  private let hook = Mutex<(@Sendable () async -> Void)?>(nil)
 
   func append(_ wait: Duration) { waits.withLock { $0.append(wait) } }
 
+  /// Runs `action` once, at the start of the next wait (before the wait ends); nil takes it back.
+  func atNextWait(_ action: (@Sendable () async -> Void)?) { hook.withLock { $0 = action } }
+
+  /// The action for this wait, if one was set; it runs once.
+  func takeAction() -> (@Sendable () async -> Void)? { hook.withLock { state in defer { state = nil }; return state } }
+
   /// The waits since the last call.
   func take() -> [Duration] { waits.withLock { state in defer { state = [] }; return state } }
+}
+
+/// How many runs had ended when the app cancelled a scheduler, once it has.
+final class CancelMark: Sendable {
+  private let state = Mutex<Int?>(nil)
+
+  var runsBefore: Int? {
+    get { state.withLock { $0 } }
+    set { state.withLock { $0 = newValue } }
+  }
 }
