@@ -244,12 +244,14 @@ struct Simulation {
         // The user taps while a request is on its way: the edit enters the engine between the
         // request's send and its answer, and the app asks for a sync again, twice (once for the
         // edit, once for a push notification). During a push the user goes on typing in the note
-        // being pushed; during a pull, in any note.
+        // being pushed (in one field of the edit with the most); during a pull, in the note the
+        // server changed most, which the page on its way may bring newer.
         let push = network.draw(2) == 0
         let value = "\(device.name)\(step)"
-        let picked = (note: note, field: ["title", "body"][network.draw(2)])
+        let busiest = network.server.notes.filter { !$0.deleted }.max { ($0.version, $1.id) < ($1.version, $0.id) }?.id
+        let picked = (note: busiest ?? note, field: ["title", "body"][network.draw(2)])
         history.add(
-          "\(step). \(device.name) syncs; while its first \(push ? "push" : "pull") is on its way, the user sets \(push ? "a field of the note being pushed" : "\(note).\(picked.field)") = \(value)"
+          "\(step). \(device.name) syncs; while its first \(push ? "push" : "pull") is on its way, the user sets \(push ? "a field of the note being pushed" : "\(picked.note).\(picked.field)") = \(value)"
         )
         let during = InFlight()
         let (engine, disk, clock, scheduler) = (device.engine, device.disk, device.clock, device.scheduler)
@@ -257,8 +259,10 @@ struct Simulation {
           device.name,
           with: ChaosNetwork.Interruption(push: push) { @Sendable request in
             var target = picked
-            if push, let body = request.httpBody, let first = try? SyncJSON.decoder().decode(PushBody.self, from: body).mutations.first {
-              target = (first.note, first.set.keys.sorted().first ?? "title")
+            if push, let body = request.httpBody,
+              let widest = try? SyncJSON.decoder().decode(PushBody.self, from: body).mutations.max(by: { $0.set.count < $1.set.count })
+            {
+              target = (widest.note, widest.set.keys.sorted().first ?? "title")
             }
             let outcome = await EditOutcome.edit(target.note, set: [target.field: value], on: engine, disk: disk, clock: clock)
             during.edit = (target.note, target.field, outcome)
