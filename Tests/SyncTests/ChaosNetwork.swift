@@ -43,6 +43,7 @@ final class ChaosNetwork: Sendable {
     var requests = 0
     var exchanges: [String: [Exchange]] = [:]
     var interruptions: [String: Interruption] = [:]
+    var outboxes: [String: @Sendable () async -> [Mutation]] = [:]
     /// The last page each device got, and the devices whose next pull a stale cache answers with it.
     var lastPage: [String: Data] = [:]
     var stale: Set<String> = []
@@ -65,6 +66,9 @@ final class ChaosNetwork: Sendable {
     var reply: Data?
     /// Whether a stale cache answered, with a page the device got before, and the server never saw it.
     var stale = false
+    /// For a push, the device's outbox as the push left: read from the engine, which waits for
+    /// the reply and lets other calls in meanwhile.
+    var outbox: [Mutation]?
 
     var isPush: Bool { request.httpMethod == "POST" && request.url?.path.hasSuffix("/v1/sync/push") == true }
     var isPull: Bool { request.httpMethod == "GET" && request.url?.path.hasSuffix("/v1/sync/changes") == true }
@@ -126,6 +130,16 @@ final class ChaosNetwork: Sendable {
     }
   }
 
+  /// How to read `device`'s outbox when one of its pushes leaves (its engine's, after a relaunch).
+  func watchOutbox(of device: String, with read: @escaping @Sendable () async -> [Mutation]) {
+    state.withLock { $0.outboxes[device] = read }
+  }
+
+  fileprivate func outbox(of device: String, before request: URLRequest) async -> [Mutation]? {
+    guard Exchange(request: request).isPush, let read = state.withLock({ $0.outboxes[device] }) else { return nil }
+    return await read()
+  }
+
   /// The transport one device uses.
   func link(for device: String) -> DeviceLink { DeviceLink(network: self, device: device) }
 
@@ -147,7 +161,7 @@ final class ChaosNetwork: Sendable {
     for _ in 0..<faults.heldCount { deliverOneLate() }
   }
 
-  fileprivate func send(_ request: URLRequest, from device: String) throws -> (Data, HTTPURLResponse) {
+  fileprivate func send(_ request: URLRequest, from device: String, outbox: [Mutation]?) throws -> (Data, HTTPURLResponse) {
     if Task.isCancelled { throw URLError(.cancelled) }
     let offline = state.withLock { state -> Bool in
       state.requests += 1
@@ -167,7 +181,7 @@ final class ChaosNetwork: Sendable {
       state.withLock { $0.lastPage[device] = body }
     }
     if outcome.fault != .delivered { history.add("    \(device): \(Self.describe(request)): \(outcome.fault.rawValue)") }
-    record(Exchange(request: request, fault: outcome.fault, status: outcome.reply?.status, reply: outcome.reply?.body), from: device)
+    record(Exchange(request: request, fault: outcome.fault, status: outcome.reply?.status, reply: outcome.reply?.body, outbox: outbox), from: device)
     guard let reply = outcome.reply else { throw URLError(Self.droppedConnection) }
     return InProcessServer.clientReply(reply, for: request)
   }
@@ -202,8 +216,9 @@ struct DeviceLink: SyncTransport {
   let device: String
 
   func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    let outbox = await network.outbox(of: device, before: request)
     if let interruption = network.interruption(of: device, before: request) { await interruption.action(request) }
-    return try network.send(request, from: device)
+    return try network.send(request, from: device, outbox: outbox)
   }
 }
 

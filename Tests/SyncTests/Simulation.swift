@@ -97,6 +97,7 @@ struct Simulation {
         directory: folder, transport: network.link(for: name), baseURL: InProcessServer.baseURL, fileSystem: disk,
         policy: Simulation.policy, clock: SimulatedClock(time: time), batchSize: Simulation.batchSize, pageSize: Simulation.pageSize,
         now: clock.now)
+      network.watchOutbox(of: name) { await engine.pending }
       let scheduler = SyncScheduler(
         clock: SimulatedClock(time: time, waits: waits), policy: Simulation.schedulerPolicy, random: .constant(Simulation.schedulerDraw),
         online: online
@@ -445,10 +446,25 @@ struct Simulation {
     for (id, record) in confirmed.sorted(by: { $0.key < $1.key }) where record.deleted && shown[id] != nil {
       problems.append("step \(step): \(device.name) holds the server's tombstone of \(id), yet its screen shows \(id)")
     }
-    for (note, edits) in Dictionary(grouping: pending, by: \.note).sorted(by: { $0.key < $1.key }) {
+    problems += compaction(of: pending, device: device, when: "after the step", step: step)
+    for (id, record) in confirmed.sorted(by: { $0.key < $1.key }) {
+      let highest = versions[device.name, default: [:]][id] ?? 0
+      if record.version < highest {
+        problems.append("step \(step): \(device.name)'s confirmed copy of \(id) went back from v\(highest) to v\(record.version)")
+      }
+      versions[device.name, default: [:]][id] = max(highest, record.version)
+    }
+    return problems
+  }
+
+  /// Whether `outbox` is compacted: a delete is its note's only unsent edit, and no two unsent
+  /// edits of a note set one field.
+  private static func compaction(of outbox: [Mutation], device: Device, when: String, step: Int) -> [String] {
+    var problems: [String] = []
+    for (note, edits) in Dictionary(grouping: outbox, by: \.note).sorted(by: { $0.key < $1.key }) {
       if edits.count > 1, edits.contains(where: \.delete) {
         problems.append(
-          "step \(step): \(device.name)'s outbox holds a delete of \(note) and \(edits.count - 1) other edits of it; a delete should be its note's only unsent edit"
+          "step \(step): \(when), \(device.name)'s outbox held a delete of \(note) and \(edits.count - 1) other edits of it; a delete should be its note's only unsent edit"
         )
       }
       var fields = Set<String>()
@@ -456,18 +472,11 @@ struct Simulation {
         let twice = fields.intersection(edit.set.keys)
         if !twice.isEmpty {
           problems.append(
-            "step \(step): \(device.name)'s outbox holds two unsent edits of \(twice.sorted().map { "\(note).\($0)" }.joined(separator: ", ")); the later should have dropped the field from the earlier"
+            "step \(step): \(when), \(device.name)'s outbox held two unsent edits of \(twice.sorted().map { "\(note).\($0)" }.joined(separator: ", ")); the later should have dropped the field from the earlier"
           )
         }
         fields.formUnion(edit.set.keys)
       }
-    }
-    for (id, record) in confirmed.sorted(by: { $0.key < $1.key }) {
-      let highest = versions[device.name, default: [:]][id] ?? 0
-      if record.version < highest {
-        problems.append("step \(step): \(device.name)'s confirmed copy of \(id) went back from v\(highest) to v\(record.version)")
-      }
-      versions[device.name, default: [:]][id] = max(highest, record.version)
     }
     return problems
   }
@@ -490,6 +499,9 @@ struct Simulation {
       problems.append(
         "step \(step): \(device.name)'s sync wrote its notes file \(run.notesWrites) times; the replies it got allow \(allowed) (one per push result, per page and per 410)"
       )
+    }
+    for outbox in run.exchanges.compactMap(\.outbox) {
+      problems += compaction(of: outbox, device: device, when: "as a push left", step: step)
     }
     if run.refusedWrites > 0 { ledger.forget(device.name) }
     guard run.error == nil else { return problems }
