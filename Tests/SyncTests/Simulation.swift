@@ -245,38 +245,47 @@ struct Simulation {
         // The user taps while a request is on its way: the edit enters the engine between the
         // request's send and its answer, and the app asks for a sync again, twice (once for the
         // edit, once for a push notification). During a push the user goes on typing in the note
-        // being pushed (in one field of the edit with the most); during a pull, in the note the
-        // server changed most, which the page on its way may bring newer.
+        // being pushed (in one field of its widest edit); during the pulls, in a note the pages on
+        // their way bring newer, one field while the first page is on its way and the other while
+        // the second is, so the first edit is made on the older version and the second on the newer.
         let push = network.draw(2) == 0
         let value = "\(device.name)\(step)"
-        let busiest = network.server.notes.filter { !$0.deleted }.max { ($0.version, $1.id) < ($1.version, $0.id) }?.id
-        let picked = (note: busiest ?? note, field: ["title", "body"][network.draw(2)])
+        let fields = network.draw(2) == 0 ? ["title", "body"] : ["body", "title"]
         history.add(
-          "\(step). \(device.name) syncs; while its first \(push ? "push" : "pull") is on its way, the user sets \(push ? "a field of the note being pushed" : "\(picked.note).\(picked.field)") = \(value)"
+          "\(step). \(device.name) syncs; while its first \(push ? "push is on its way, the user edits the note being pushed" : "two pulls are on their way, the user edits a note they bring newer") (= \(value))"
         )
         let during = InFlight()
-        let (engine, disk, clock, scheduler) = (device.engine, device.disk, device.clock, device.scheduler)
-        network.interrupt(
-          device.name,
-          with: ChaosNetwork.Interruption(push: push) { @Sendable request in
-            var target = picked
+        let (engine, disk, clock, scheduler, server, runs) = (
+          device.engine, device.disk, device.clock, device.scheduler, network.server, device.runs
+        )
+        let name = device.name
+        @Sendable func interruption(_ count: Int) -> ChaosNetwork.Interruption {
+          ChaosNetwork.Interruption(push: push) { @Sendable [network] request in
+            var target = (note: note, field: fields[count % 2])
             if push, let body = request.httpBody,
               let widest = try? SyncJSON.decoder().decode(PushBody.self, from: body).mutations.max(by: { $0.set.count < $1.set.count })
             {
               target = (widest.note, widest.set.keys.sorted().first ?? "title")
+            } else if !push {
+              let held = await engine.confirmed
+              let newer = server.notes.filter { !$0.deleted && $0.version > held[$0.id]?.version ?? 0 }.map(\.id).sorted()
+              target.note = during.edits.first?.note ?? newer.first ?? note
             }
             let outcome = await EditOutcome.edit(target.note, set: [target.field: value], on: engine, disk: disk, clock: clock)
-            during.edit = (target.note, target.field, outcome)
+            during.edits.append((target.note, target.field, outcome))
+            if !push, count == 0 { network.interrupt(name, with: interruption(1)) }
+            during.runsAsked.insert(runs.count)
             await scheduler.trigger()
             await scheduler.trigger()
-          })
-        problems += await scheduled(device, requestsDuring: 2, ledger: &ledger, history: history, step: step)
-        if let (note, field, outcome) = during.edit {
-          history.add("    the user set \(note).\(field) = \(value) on the way")
+          }
+        }
+        network.interrupt(device.name, with: interruption(0))
+        problems += await scheduled(device, askedDuring: during, ledger: &ledger, history: history, step: step)
+        network.interrupt(device.name, with: nil)
+        if during.edits.isEmpty { history.add("    no \(push ? "push" : "pull") went out: the user did not edit") }
+        for (note, field, outcome) in during.edits {
+          history.add("    on the way, the user set \(note).\(field) = \(value)")
           judge(outcome, of: device, note, set: [field: value], value: value, step: step)
-        } else {
-          network.interrupt(device.name, with: nil)
-          history.add("    no \(push ? "push" : "pull") went out: the user did not edit")
         }
       case 56..<60:
         history.add(
@@ -524,7 +533,7 @@ struct Simulation {
   /// runs until a sync succeeds and leaves no edit behind, one sync at a time, waiting after the
   /// k-th failure in a row `schedulerPolicy.backoff(beforeRetry: k)`; while offline it runs nothing.
   private static func scheduled(
-    _ device: Device, ask: Bool = true, due: Bool = false, cancel: CancelMark? = nil, requestsDuring: Int = 0, ledger: inout WireLedger,
+    _ device: Device, ask: Bool = true, due: Bool = false, cancel: CancelMark? = nil, askedDuring: InFlight? = nil, ledger: inout WireLedger,
     history: History, step: Int
   ) async -> [String] {
     if ask { await device.scheduler.trigger() }
@@ -535,10 +544,10 @@ struct Simulation {
     if mostAtOnce > 1 { problems.append("step \(step): \(device.name)'s scheduler ran \(mostAtOnce) syncs at once; one at a time, always") }
     // Requests during a run coalesce: one more sync after it, however many came.
     let succeeded = runs.filter { $0.error == nil }.count
-    let owed = 1 + (requestsDuring > 0 ? 1 : 0)
-    if succeeded > owed {
+    let interrupted = askedDuring?.runsAsked.count ?? 0
+    if succeeded > 1 + interrupted {
       problems.append(
-        "step \(step): \(device.name)'s scheduler ran \(succeeded) syncs that succeeded for one request and \(requestsDuring) more during a run; those during a run are one more sync, so \(owed) at most"
+        "step \(step): \(device.name)'s scheduler ran \(succeeded) syncs that succeeded for one request and two more during each of \(interrupted) runs; those during a run are one more sync after it, so \(1 + interrupted) at most"
       )
     }
     let cancelled = cancel?.runsBefore
@@ -777,13 +786,19 @@ struct EditOutcome: Sendable {
   }
 }
 
-/// Where an edit made while a request is on its way leaves its note, field and outcome for the
-/// step to judge.
+/// Where the edits made while a request is on its way leave their notes, fields and outcomes for
+/// the step to judge.
 final class InFlight: Sendable {
-  private let box = Mutex<(note: String, field: String, outcome: EditOutcome)?>(nil)
-  var edit: (note: String, field: String, outcome: EditOutcome)? {
+  private let box = Mutex<[(note: String, field: String, outcome: EditOutcome)]>([])
+  private let asked = Mutex<Set<Int>>([])
+  var edits: [(note: String, field: String, outcome: EditOutcome)] {
     get { box.withLock { $0 } }
     set { box.withLock { $0 = newValue } }
+  }
+  /// The runs (by how many had ended before) during which the app asked for a sync.
+  var runsAsked: Set<Int> {
+    get { asked.withLock { $0 } }
+    set { asked.withLock { $0 = newValue } }
   }
 }
 
