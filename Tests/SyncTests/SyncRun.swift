@@ -90,10 +90,18 @@ final class SleepLog: Sendable {
   func atNextWait(_ action: (@Sendable () async -> Void)?) { hook.withLock { $0 = action } }
 
   /// The action for this wait, if one was set; it runs once.
-  func takeAction() -> (@Sendable () async -> Void)? { hook.withLock { state in defer { state = nil }; return state } }
+  func takeAction() -> (@Sendable () async -> Void)? {
+    hook.withLock { state in
+      defer { state = nil }; return state
+    }
+  }
 
   /// The waits since the last call.
-  func take() -> [Duration] { waits.withLock { state in defer { state = [] }; return state } }
+  func take() -> [Duration] {
+    waits.withLock { state in
+      defer { state = [] }; return state
+    }
+  }
 }
 
 /// How many runs had ended when the app cancelled a scheduler, once it has.

@@ -45,7 +45,8 @@ struct WireLedger {
 
   private static func met(_ exchange: ChaosNetwork.Exchange) -> String {
     guard let fault = exchange.fault else { return "no network (offline)" }
-    return exchange.status.map { "a \($0)" } ?? "\(fault.rawValue) (\(ChaosNetwork.droppedConnection))"
+    guard let status = exchange.status else { return "\(fault.rawValue) (\(ChaosNetwork.droppedConnection))" }
+    return status == 200 ? "the server's answer (200)" : "a \(status)"
   }
 
   /// The requests one step of `device` made, checked in order; `failed`: the step's sync threw;
