@@ -6,13 +6,15 @@ import Synchronization
 import Workbook
 import WorkbookTesting
 
-/// Three devices editing the same notes against the sync server over a chaotic network, with
-/// crashes, relaunches and time offline, every choice drawn from one seed; then the network
-/// heals and every device syncs until its outbox is empty. After every step and at the end it says
-/// which promise broke, if one did.
+/// Three devices editing the same notes against the sync server over a chaotic network, each
+/// syncing through the app's scheduler, with crashes, relaunches, garbled files and time offline,
+/// every choice drawn from one seed; then the network heals and every device syncs until its
+/// outbox is empty. After every step and at the end it says which promise broke, if one did.
 ///
-/// The steps run one at a time (a device's call ends before the next step starts), so the same
-/// seed is the same history on every run and every machine of one platform. (Across platforms a
+/// The steps run one at a time (a device's call, and its scheduler's syncs, end before the next
+/// step starts; an edit "during" a request runs at the transport's seam, between the request
+/// leaving the engine and reaching the server), so the same seed is the same history on every run
+/// and every machine of one platform. (Across platforms a
 /// lost connection reads as `URLSession` reports it there, see `ChaosNetwork.droppedConnection`:
 /// chapter 3's policy retries Apple's "connection lost" and not Linux's "bad server response", so
 /// a seed's history may differ between macOS and Linux.)
