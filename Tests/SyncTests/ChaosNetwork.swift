@@ -64,8 +64,6 @@ final class ChaosNetwork: Sendable {
     var fault: Fault?
     var status: Int?
     var reply: Data?
-    /// Whether a stale cache answered, with a page the device got before, and the server never saw it.
-    var stale = false
     /// For a push, the device's outbox as the push left: read from the engine, which waits for
     /// the reply and lets other calls in meanwhile.
     var outbox: [Mutation]?
@@ -122,8 +120,9 @@ final class ChaosNetwork: Sendable {
   }
 
   fileprivate func interruption(of device: String, before request: URLRequest) -> Interruption? {
-    let push = Exchange(request: request).isPush
-    guard push || Exchange(request: request).isPull else { return nil }
+    let probe = Exchange(request: request)
+    let push = probe.isPush
+    guard push || probe.isPull else { return nil }
     return state.withLock { state in
       guard state.interruptions[device]?.push == push else { return nil }
       return state.interruptions.removeValue(forKey: device)
@@ -173,7 +172,7 @@ final class ChaosNetwork: Sendable {
     }
     if request.httpMethod == "GET", let page = state.withLock({ $0.stale.remove(device) != nil ? $0.lastPage[device] : nil }) {
       history.add("    \(device): \(Self.describe(request)): a stale cache answers with the page \(device) got before")
-      record(Exchange(request: request, fault: .delivered, status: 200, reply: page, stale: true), from: device)
+      record(Exchange(request: request, fault: .delivered, status: 200, reply: page), from: device)
       return InProcessServer.clientReply(HTTPReply(status: 200, headers: [("Content-Type", "application/json")], body: page), for: request)
     }
     let outcome = faults.serve(InProcessServer.serverRequest(request))

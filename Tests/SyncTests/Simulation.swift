@@ -274,9 +274,9 @@ struct Simulation {
               target.note = during.edits.first?.note ?? newer.first ?? note
             }
             let outcome = await EditOutcome.edit(target.note, set: [target.field: value], on: engine, disk: disk, clock: clock)
-            during.edits.append((target.note, target.field, outcome))
+            during.add((target.note, target.field, outcome))
             if !push, count == 0 { network.interrupt(name, with: interruption(1)) }
-            during.runsAsked.insert(runs.count)
+            during.asked(duringRun: runs.count)
             await scheduler.trigger()
             await scheduler.trigger()
           }
@@ -793,15 +793,12 @@ struct EditOutcome: Sendable {
 final class InFlight: Sendable {
   private let box = Mutex<[(note: String, field: String, outcome: EditOutcome)]>([])
   private let asked = Mutex<Set<Int>>([])
-  var edits: [(note: String, field: String, outcome: EditOutcome)] {
-    get { box.withLock { $0 } }
-    set { box.withLock { $0 = newValue } }
-  }
+  var edits: [(note: String, field: String, outcome: EditOutcome)] { box.withLock { $0 } }
   /// The runs (by how many had ended before) during which the app asked for a sync.
-  var runsAsked: Set<Int> {
-    get { asked.withLock { $0 } }
-    set { asked.withLock { $0 = newValue } }
-  }
+  var runsAsked: Set<Int> { asked.withLock { $0 } }
+
+  func add(_ edit: (note: String, field: String, outcome: EditOutcome)) { box.withLock { $0.append(edit) } }
+  func asked(duringRun run: Int) { _ = asked.withLock { $0.insert(run) } }
 }
 
 /// An edit or a delete a device's `edit`/`delete` acknowledged (field and value nil for a delete).
