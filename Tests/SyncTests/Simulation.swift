@@ -40,9 +40,13 @@ struct Simulation {
   /// that sleeps on the wall clock instead (mutant 94, which its own test catches) still ends in
   /// about the time a right one takes.
   static let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(80), jitter: .none)
-  /// Small batches and pages, so that a sync of a few edits already takes several of each.
-  static let batchSize = 3
-  static let pageSize = 2
+  /// Each device's batch size and page size as its app sets them, and as the engine must hold them
+  /// to what the server takes (a batch of 1 to 100 edits, a page of 1 to 500 changes). A's are
+  /// small, so that a sync of a few edits already takes several requests of each; B's ask for
+  /// nothing and must be held to 1; C's ask for more than the server takes and must be held to its
+  /// limits.
+  static let sizes: [String: (batch: Int, page: Int)] = ["A": (3, 2), "B": (0, 0), "C": (101, 501)]
+  static let sizesHeld: [String: (batch: Int, page: Int)] = ["A": (3, 2), "B": (1, 1), "C": (100, 500)]
 
   /// How a device's scheduler backs off while its syncs fail: 1 s before the first retry, doubling
   /// up to 8 s, full jitter drawn as 0.5, so every wait is half the policy's delay and the test can
@@ -97,7 +101,8 @@ struct Simulation {
     ) throws(SyncError) -> (SyncEngine, SyncScheduler<SimulatedClock>) {
       let engine = try SyncEngine(
         directory: folder, transport: network.link(for: name), baseURL: InProcessServer.baseURL, fileSystem: disk,
-        policy: Simulation.policy, clock: SimulatedClock(time: time), batchSize: Simulation.batchSize, pageSize: Simulation.pageSize,
+        policy: Simulation.policy, clock: SimulatedClock(time: time), batchSize: Simulation.sizes[name]?.batch ?? 1,
+        pageSize: Simulation.sizes[name]?.page ?? 1,
         now: clock.now)
       network.watchOutbox(of: name) { await engine.pending }
       let scheduler = SyncScheduler(
@@ -149,16 +154,18 @@ struct Simulation {
           "step \(step): \(device.name)'s new edit of \(new.note) is made on v\(new.base), but the device holds v\(heldVersion) of it (0: never seen): the server reads the base as the version the user saw"
         )
       }
-      if let readAt, abs(new.editedAt.timeIntervalSince(readAt)) >= 0.001 {
+      // The file and the wire keep whole milliseconds: the reading rounded to the nearest one.
+      let milliseconds = { (date: Date) in Int64((date.timeIntervalSince1970 * 1_000).rounded()) }
+      if let readAt, milliseconds(new.editedAt) != milliseconds(readAt) {
         problems.append(
-          "step \(step): \(device.name)'s new edit of \(new.note) carries the time \(new.editedAt.timeIntervalSince1970), but the clock the engine was given read \(readAt.timeIntervalSince1970)"
+          "step \(step): \(device.name)'s new edit of \(new.note) carries the time \(milliseconds(new.editedAt)) ms since 1970, but the clock the engine was given read \(readAt.timeIntervalSince1970) s, \(milliseconds(readAt)) ms to the nearest millisecond"
         )
       }
     }
     /// The highest version of each note each device has confirmed so far: it never goes down.
     var versions: [String: [String: Int]] = [:]
     var problems: [String] = []
-    var ledger = WireLedger(batchSize: batchSize, pageSize: pageSize, maxAttempts: policy.maxAttempts)
+    var ledger = WireLedger(sizes: sizesHeld, maxAttempts: policy.maxAttempts)
     func failure(_ steps: Int) -> Failure {
       Failure(seed: seed, steps: steps, problems: problems, history: history.text)
     }
@@ -349,8 +356,31 @@ struct Simulation {
         network.serveStalePage(to: device.name)
         problems += await scheduled(device, ledger: &ledger, history: history, step: step)
       default:
-        history.add("\(step). the server forgets every change token (410 from now on)")
         network.server.expireTokens()
+        guard network.draw(2) == 0 else {
+          history.add("\(step). the server forgets every change token (410 from now on)")
+          break
+        }
+        // A server compacting its history as fast as a device reads it: the device starts over
+        // after its 410 and meets another at its next page; it starts over once, not forever.
+        history.add(
+          "\(step). the server forgets every change token, and again while \(device.name)'s next page after a pull from the beginning is on its way; \(device.name) syncs"
+        )
+        let name = device.name
+        @Sendable func forgetAgain(afterRestart: Bool) -> ChaosNetwork.Interruption {
+          ChaosNetwork.Interruption(push: false) { @Sendable [network] request in
+            guard !afterRestart else {
+              network.history.add("    the server forgets every change token again")
+              network.server.expireTokens()
+              return
+            }
+            let query = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?.queryItems ?? []
+            network.interrupt(name, with: forgetAgain(afterRestart: !query.contains { $0.name == "since" }))
+          }
+        }
+        network.interrupt(device.name, with: forgetAgain(afterRestart: false))
+        problems += await scheduled(device, ledger: &ledger, history: history, step: step)
+        network.interrupt(device.name, with: nil)
       }
       for other in devices {
         problems += await shape(of: other, step: step, versions: &versions)

@@ -4,13 +4,14 @@ import Sync
 
 /// What the simulation's network saw each device send, held to what an engine owes the server and
 /// the user's battery and data: a cost the screens never show. Pages are asked for at the app's
-/// size and from the token it holds; a batch is no bigger than the app's batch size; an edit the
-/// server answered for good is not sent again; a push is retried exactly as chapter 3's policy says, waiting on the engine's clock. What a device
+/// size and from the token it holds, starting over once a sync after a 410; a batch is no bigger than the app's batch size (both held to
+/// what the server takes) and no note's oldest edit is passed over for a newer one; an edit the server answered for good is not sent again, nor one made on
+/// top of an applied edit with that edit's old base; a push is retried exactly as chapter 3's policy says, waiting on the engine's clock. What a device
 /// learned from a reply it forgets when it relaunches or its disk refuses a write (it may then
 /// rightly ask again).
 struct WireLedger {
-  let batchSize: Int
-  let pageSize: Int
+  /// Each device's batch size and page size, held to what the server takes.
+  let sizes: [String: (batch: Int, page: Int)]
   let maxAttempts: Int
 
   /// Every change token a page that reached a device carried.
@@ -21,15 +22,19 @@ struct WireLedger {
   /// The devices that have saved a change token (a sync of theirs returned) and got no 410 since.
   private var holdsToken = Set<String>()
 
-  init(batchSize: Int, pageSize: Int, maxAttempts: Int) {
-    self.batchSize = batchSize
-    self.pageSize = pageSize
+  /// Per device, for each note, the base its edits were sent on when the server applied one, and
+  /// the version that edit made: a later edit of the note is made on top of the applied one.
+  private var applied: [String: [String: (base: Int, version: Int)]] = [:]
+
+  init(sizes: [String: (batch: Int, page: Int)], maxAttempts: Int) {
+    self.sizes = sizes
     self.maxAttempts = maxAttempts
   }
 
   /// The device relaunched or its disk refused a write: what it learned from replies may be lost.
   mutating func forget(_ device: String) {
     settled[device] = nil
+    applied[device] = nil
   }
 
   /// A sync of `device` returned: its pull saved a token.
@@ -62,10 +67,16 @@ struct WireLedger {
     var retries = 0
     var attempts = 0
     var previous: ChaosNetwork.Exchange?
+    var sentNotes = Set<String>()
+    var startsOver = 0
     // What this step learns from replies counts for later steps only when its sync returned: a push
     // that fails drops the results of its earlier batches too, and sends them again next time.
     var settled = settled[device, default: []]
-    defer { if !failed { self.settled[device] = settled } }
+    var applied = applied[device, default: [:]]
+    defer {
+      if !failed { (self.settled[device], self.applied[device]) = (settled, applied) }
+    }
+    let (batchSize, pageSize) = sizes[device] ?? (1, 1)
     for exchange in exchanges {
       defer { previous = exchange }
       if exchange.isPull {
@@ -73,11 +84,19 @@ struct WireLedger {
         let query = exchange.request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?.queryItems ?? []
         let limit = query.first { $0.name == "limit" }?.value
         if limit != String(pageSize) {
-          problems.append("step \(step): \(device) asked for a page with limit=\(limit ?? "(none)"); the app's page size is \(pageSize)")
+          problems.append(
+            "step \(step): \(device) asked for a page with limit=\(limit ?? "(none)"); its page size, held to the server's 1 to 500, is \(pageSize)")
         }
         if let since = query.first(where: { $0.name == "since" })?.value {
           if !tokens.contains(since) {
             problems.append("step \(step): \(device) pulled since=\"\(since)\", a token no page the server sent ever carried")
+          }
+        } else if previous?.isPull == true, previous?.status == 410 {
+          startsOver += 1
+          if startsOver == 2 {
+            problems.append(
+              "step \(step): \(device)'s sync started its pull over from the beginning twice, after two 410s: a pull starts over once, and another 410 in it ends the sync with .tokenExpired (a server that keeps forgetting would keep the device asking without end)"
+            )
           }
         } else if holdsToken.contains(device) {
           problems.append(
@@ -85,7 +104,10 @@ struct WireLedger {
           )
         }
         if exchange.status == 410 {
+          // The device starts its copy over: an edit made before the first page comes back is made
+          // on v0 of a note it held.
           holdsToken.remove(device)
+          applied = [:]
           writesAllowed += 1
         } else if exchange.status == 200, let reply = exchange.reply, let page = try? SyncJSON.decoder().decode(ChangePage.self, from: reply) {
           tokens.insert(page.next)
@@ -109,12 +131,34 @@ struct WireLedger {
       }
       guard let push = try? SyncJSON.decoder().decode(PushBody.self, from: body) else { continue }
       if push.mutations.count > batchSize {
-        problems.append("step \(step): \(device) sent \(push.mutations.count) edits in one push; its batch size is \(batchSize)")
+        problems.append(
+          "step \(step): \(device) sent \(push.mutations.count) edits in one push; its batch size, held to the server's 1 to 100, is \(batchSize)")
       }
       for mutation in push.mutations where settled.contains(mutation.id) {
         problems.append(
           "step \(step): \(device) sent its edit of \(mutation.note)@\(mutation.base) again after the server had answered it for good (applied, gone, or lost to a delete) in a reply \(device) got"
         )
+      }
+      // A round sends each note's oldest edit, oldest first: none is passed over for a newer one.
+      if let outbox = exchange.outbox {
+        let position = Dictionary(outbox.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newest = push.mutations.compactMap { position[$0.id] }.max() ?? -1
+        let inPush = Set(push.mutations.map(\.note))
+        var heads = Set<String>()
+        for (index, edit) in outbox.enumerated() where heads.insert(edit.note).inserted && index < newest {
+          guard !sentNotes.contains(edit.note), !inPush.contains(edit.note) else { continue }
+          problems.append(
+            "step \(step): \(device) pushed its edit of \(outbox[newest].note) while its outbox held an older edit of \(edit.note), the oldest of that note, that this sync had not sent: a round sends each note's oldest edit, oldest first"
+          )
+        }
+        sentNotes.formUnion(inPush)
+      }
+      for mutation in push.mutations where !settled.contains(mutation.id) {
+        if let earlier = applied[mutation.note], earlier.base == mutation.base {
+          problems.append(
+            "step \(step): \(device) sent an edit of \(mutation.note) on v\(mutation.base) after the server had applied its earlier edit on v\(mutation.base), making v\(earlier.version), in a reply \(device) got: an edit made on top of the applied one is now on v\(earlier.version), and sent on v\(mutation.base) it meets a 412 for the device's own change"
+          )
+        }
       }
       guard exchange.status == 200, let reply = exchange.reply, let results = try? SyncJSON.decoder().decode(PushReply.self, from: reply).results
       else { continue }
@@ -122,6 +166,9 @@ struct WireLedger {
       for result in results {
         if result.status == 200 || result.status == 410 || (result.status == 412 && result.record.deleted) {
           settled.insert(result.id)
+        }
+        if result.status == 200, let sent = push.mutations.first(where: { $0.id == result.id }) {
+          applied[sent.note] = (sent.base, result.record.version)
         }
       }
     }

@@ -35,30 +35,48 @@ enum Grader {
     if !FileManager.default.fileExists(atPath: path(scratch, in: root)) && variant.mutant == nil {
       print(Style.dim("  Building for the first time: this takes about a minute; later runs take seconds."))
     }
-    let buildCommand = [swift, "build"] + buildSystem + ["--build-tests", "--scratch-path", scratch] + variant.swiftFlags
-    var build = try runCommand(buildCommand, environment: environment, timeout: 1_800, echo: verbose, in: directory)
-    if !build.succeeded && buildEngineCrashed(build.output) {
-      build = try runCommand(buildCommand, environment: environment, timeout: 1_800, echo: verbose, in: directory)
+    let report = "\(scratch)/results.xml"
+    let swiftTestingReport = path("\(scratch)/results-swift-testing.xml", in: root)
+    try? FileManager.default.removeItem(atPath: swiftTestingReport)
+    // A mutant is built and tested by one command, which loads the package once instead of twice
+    // (`make mutants` runs hundreds). When its tests never started (it did not compile, or the
+    // build ran out of time), the build runs on its own, as for any other code, to say why.
+    var builtAndTested: CommandResult?
+    if variant.mutant != nil {
+      let run = try runCommand(
+        [swift, "test", "--scratch-path", scratch, "--xunit-output", report] + buildSystem + variant.swiftFlags,
+        environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
+      let reported = readXUnit(swiftTestingReport).map { !$0.isEmpty } ?? false
+      if reported || run.output.contains("Test run started") { builtAndTested = run }
     }
-    guard build.succeeded else {
-      if let problem = SetupProblem.diagnose(build.output) { throw problem }
-      reportCompileErrors(build.output)
-      return results
+
+    var buildOutput = builtAndTested?.output ?? ""
+    if builtAndTested == nil {
+      let buildCommand = [swift, "build"] + buildSystem + ["--build-tests", "--scratch-path", scratch] + variant.swiftFlags
+      var build = try runCommand(buildCommand, environment: environment, timeout: 1_800, echo: verbose, in: directory)
+      if !build.succeeded && buildEngineCrashed(build.output) {
+        build = try runCommand(buildCommand, environment: environment, timeout: 1_800, echo: verbose, in: directory)
+      }
+      guard build.succeeded else {
+        if let problem = SetupProblem.diagnose(build.output) { throw problem }
+        reportCompileErrors(build.output)
+        return results
+      }
+      buildOutput = build.output
     }
     for index in results.indices { results[index].compiled = true }
-    let warnings = learnerWarnings(build.output, chapters)
+    let warnings = learnerWarnings(buildOutput, chapters)
     if !warnings.isEmpty {
       print(Style.yellow("\(warnings.count) compiler warning\(warnings.count == 1 ? "" : "s") in your code:"))
       for warning in warnings.prefix(5) { print("  " + warning) }
     }
 
-    let report = "\(scratch)/results.xml"
-    let swiftTestingReport = path("\(scratch)/results-swift-testing.xml", in: root)
-    try? FileManager.default.removeItem(atPath: swiftTestingReport)
-    let test = try runCommand(
-      [
-        swift, "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
-      ] + buildSystem + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
+    let test =
+      try builtAndTested
+      ?? runCommand(
+        [
+          swift, "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
+        ] + buildSystem + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
     if !test.succeeded, let problem = SetupProblem.diagnose(test.output) { throw problem }
 
     var cases: [TestCase]
