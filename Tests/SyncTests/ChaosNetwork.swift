@@ -33,6 +33,17 @@ final class ChaosNetwork: Sendable {
     static let droppedConnection = URLError.Code.networkConnectionLost
   #endif
 
+  /// How a history names what `URLSession` reported when no reply came.
+  static func name(_ code: URLError.Code) -> String {
+    switch code {
+    case .timedOut: "timed out (URLError.timedOut)"
+    case .networkConnectionLost: "connection lost (URLError.networkConnectionLost)"
+    case .badServerResponse: "connection closed with no reply (URLError.badServerResponse)"
+    case .notConnectedToInternet: "offline (URLError.notConnectedToInternet)"
+    default: "URLError code \(code.rawValue)"
+    }
+  }
+
   /// The simulation's own draws are seeded with the run's seed mixed with this, so that they do
   /// not repeat the numbers the fault generator, seeded with the seed itself, draws.
   private static let stepSalt: UInt64 = 0x5851_F42D_4C95_7F2D
@@ -47,6 +58,8 @@ final class ChaosNetwork: Sendable {
     /// The last page each device got, and the devices whose next pull a stale cache answers with it.
     var lastPage: [String: Data] = [:]
     var stale: Set<String> = []
+    /// How many requests of each device got no reply: every second one times out.
+    var unanswered: [String: Int] = [:]
   }
 
   /// What runs once while one of a device's requests is on its way: after the request left the
@@ -64,6 +77,8 @@ final class ChaosNetwork: Sendable {
     var fault: Fault?
     var status: Int?
     var reply: Data?
+    /// When no reply came: what `URLSession` reported.
+    var code: URLError.Code?
     /// For a push, the device's outbox as the push left: read from the engine, which waits for
     /// the reply and lets other calls in meanwhile.
     var outbox: [Mutation]?
@@ -179,9 +194,23 @@ final class ChaosNetwork: Sendable {
     if request.httpMethod == "GET", outcome.reply?.status == 200, let body = outcome.reply?.body {
       state.withLock { $0.lastPage[device] = body }
     }
-    if outcome.fault != .delivered { history.add("    \(device): \(Self.describe(request)): \(outcome.fault.rawValue)") }
-    record(Exchange(request: request, fault: outcome.fault, status: outcome.reply?.status, reply: outcome.reply?.body, outbox: outbox), from: device)
-    guard let reply = outcome.reply else { throw URLError(Self.droppedConnection) }
+    // No reply: the connection closed (the practice server's way), or, every second time for a
+    // device, nothing came back before the request's time ran out, as when the network goes quiet
+    // (`URLSession` then fails with `.timedOut`, as chapter 3's test against a slow server shows).
+    let code =
+      outcome.reply != nil
+      ? nil
+      : state.withLock { state -> URLError.Code in
+        state.unanswered[device, default: 0] += 1
+        return state.unanswered[device, default: 0] % 2 == 0 ? .timedOut : Self.droppedConnection
+      }
+    if outcome.fault != .delivered {
+      history.add("    \(device): \(Self.describe(request)): \(outcome.fault.rawValue)\(code == .timedOut ? ", timed out" : "")")
+    }
+    record(
+      Exchange(request: request, fault: outcome.fault, status: outcome.reply?.status, reply: outcome.reply?.body, code: code, outbox: outbox),
+      from: device)
+    guard let reply = outcome.reply else { throw URLError(code ?? Self.droppedConnection) }
     return InProcessServer.clientReply(reply, for: request)
   }
 

@@ -66,11 +66,12 @@ struct Simulation {
     /// The syncs the scheduler ran, and the waits it asked its clock for between them.
     var runs = RunLog()
     var waits = SleepLog()
-    /// How many of the scheduler's syncs failed in a row, and whether a sync was asked for while
-    /// the device was offline (it is due when the network comes back).
-    var failuresInARow = 0
-    /// Whether a cancel left it open if the scheduler counts on from `failuresInARow` or from 0.
-    var countUnknown = false
+    /// How many of the scheduler's syncs failed in a row, as far as the test can tell: one count,
+    /// unless a cancel left it open whether the scheduler counts on or starts again from 0 (and,
+    /// after a cancel while a request was on its way, whether it counted that run's failure).
+    var failuresInARow: [Int] = [0]
+    /// Whether a sync was asked for while the device was offline (it is due when the network
+    /// comes back).
     var askedOffline = false
     var online = true
     /// The device's clock: the history's time, a second later at every reading, unless the user
@@ -92,7 +93,7 @@ struct Simulation {
       let (runs, waits) = (RunLog(), SleepLog())
       (engine, scheduler) = try Self.open(
         name, folder, network: network, disk: disk, time: time, clock: clock, runs: runs, waits: waits, online: online)
-      (self.runs, self.waits, failuresInARow, countUnknown, askedOffline) = (runs, waits, 0, false, false)
+      (self.runs, self.waits, failuresInARow, askedOffline) = (runs, waits, [0], false)
     }
 
     private static func open(
@@ -297,16 +298,33 @@ struct Simulation {
           judge(outcome, of: device, note, set: [field: value], value: value, step: step)
         }
       case 56..<60:
-        history.add(
-          "\(step). \(device.name) syncs in the background; if a sync fails, the app's time runs out during the wait and it cancels the scheduler")
         let mark = CancelMark()
         let (scheduler, runs) = (device.scheduler, device.runs)
-        device.waits.atNextWait { @Sendable in
-          mark.runsBefore = runs.count
-          await scheduler.cancel()
+        if network.draw(2) == 0 {
+          history.add(
+            "\(step). \(device.name) syncs in the background; if a sync fails, the app's time runs out during the wait and it cancels the scheduler")
+          device.waits.atNextWait { @Sendable in
+            mark.runsBefore = runs.count
+            await scheduler.cancel()
+          }
+        } else {
+          // The background task's time runs out while a request is on its way, as it mostly does:
+          // the system cancels the request, and the sync must say it was cancelled.
+          let push = !before.pending.isEmpty
+          history.add(
+            "\(step). \(device.name) syncs in the background; the app's time runs out while its first \(push ? "push" : "pull") is on its way, and it cancels the scheduler"
+          )
+          network.interrupt(
+            device.name,
+            with: ChaosNetwork.Interruption(push: push) { @Sendable _ in
+              mark.runsBefore = runs.count + 1
+              mark.duringRequest = true
+              await scheduler.cancel()
+            })
         }
         problems += await scheduled(device, cancel: mark, ledger: &ledger, history: history, step: step)
         device.waits.atNextWait(nil)
+        network.interrupt(device.name, with: nil)
       case 40..<56:
         history.add("\(step). \(device.name) syncs\(device.online ? "" : " (offline: the request waits for the network)")")
         if !device.online { device.askedOffline = true }
@@ -544,6 +562,11 @@ struct Simulation {
     for outbox in run.exchanges.compactMap(\.outbox) {
       problems += compaction(of: outbox, device: device, when: "as a push left", step: step)
     }
+    if let error = run.error, error != .offline, error != .cancelled, let last = run.exchanges.last, last.status == nil {
+      problems.append(
+        "step \(step): \(device.name)'s sync failed with \(error) after its last request got no reply (\(ChaosNetwork.name(last.fault == nil ? .notConnectedToInternet : last.code ?? ChaosNetwork.droppedConnection))): no reply says nothing of the server, so a sync that got none fails with .offline"
+      )
+    }
     if run.refusedWrites > 0 { ledger.forget(device.name) }
     guard run.error == nil else { return problems }
     ledger.synced(device.name)
@@ -583,16 +606,26 @@ struct Simulation {
       )
     }
     let cancelled = cancel?.runsBefore
+    let duringRequest = cancel?.duringRequest ?? false
     if let cancelled, runs.count > cancelled {
       problems.append(
-        "step \(step): the app cancelled \(device.name)'s scheduler during its wait after sync \(cancelled), and it ran \(runs.count - cancelled) more")
+        "step \(step): the app cancelled \(device.name)'s scheduler \(duringRequest ? "while sync \(cancelled) had a request on its way" : "during its wait after sync \(cancelled)"), and it ran \(runs.count - cancelled) more"
+      )
     }
-    // The waits after the k-th failure in a row; after a cancel, the count may go on or start again.
-    let judged = cancelled.map { Array(runs.prefix($0)) } ?? runs
+    if let cancelled, duringRequest, runs.count >= cancelled, runs[cancelled - 1].error != .cancelled {
+      let outcome = runs[cancelled - 1].error.map { "failed with .\($0)" } ?? "returned"
+      problems.append(
+        "step \(step): \(device.name)'s sync \(cancelled) was cancelled while its request was on its way, and \(outcome): a cancelled sync fails with .cancelled (read as .offline, whoever retries offline failures starts it again)"
+      )
+    }
+    // The waits after the k-th failure in a row (a run cancelled on its way waits for nothing);
+    // after a cancel, the count may go on or start again.
+    let judged = cancelled.map { Array(runs.prefix(duringRequest ? $0 - 1 : $0)) } ?? runs
     let waits = device.waits.take()
-    var accepted: (expected: [Duration], inARow: Int)?
-    var expected: [Duration] = []
-    for start in device.countUnknown ? [device.failuresInARow, 0] : [device.failuresInARow] {
+    // The counts each start the waits agree with leads to.
+    var agreed: [Int] = []
+    var expected: [Duration]?
+    for start in device.failuresInARow {
       var (waitsNow, inARow) = ([Duration](), start)
       for run in judged {
         guard run.error != nil else {
@@ -602,19 +635,21 @@ struct Simulation {
         inARow += 1
         waitsNow.append(schedulerPolicy.backoff(beforeRetry: inARow, random: .constant(schedulerDraw)))
       }
-      if expected.isEmpty { expected = waitsNow }
-      if waitsNow == waits, accepted == nil { accepted = (waitsNow, inARow) }
+      if expected == nil { expected = waitsNow }
+      if waitsNow == waits, !agreed.contains(inARow) { agreed.append(inARow) }
     }
-    if let accepted {
-      device.failuresInARow = accepted.inARow
-      if judged.contains(where: { $0.error == nil }) { device.countUnknown = false }
+    if !agreed.isEmpty {
+      device.failuresInARow = agreed
     } else if !capped {
       problems.append(
-        "step \(step): \(device.name)'s scheduler waited \(waits) between its syncs, which failed \(judged.map { $0.error == nil ? "no" : "yes" }) in turn; after the k-th failure in a row it should wait policy.backoff(beforeRetry: k): \(expected)"
+        "step \(step): \(device.name)'s scheduler waited \(waits) between its syncs, which failed \(judged.map { $0.error == nil ? "no" : "yes" }) in turn; after the k-th failure in a row it should wait policy.backoff(beforeRetry: k): \(expected ?? [])"
       )
     }
     if cancelled != nil {
-      device.countUnknown = true
+      let counts = device.failuresInARow
+      for count in (duringRequest ? counts.map { $0 + 1 } : []) + [0] where !counts.contains(count) {
+        device.failuresInARow.append(count)
+      }
       return problems
     }
     guard device.online else {

@@ -104,12 +104,18 @@ final class SleepLog: Sendable {
   }
 }
 
-/// How many runs had ended when the app cancelled a scheduler, once it has.
+/// How many runs had ended when the app cancelled a scheduler, once it has (the run whose request
+/// was on its way included), and whether a request was.
 final class CancelMark: Sendable {
-  private let state = Mutex<Int?>(nil)
+  private let state = Mutex<(runsBefore: Int?, duringRequest: Bool)>((nil, false))
 
   var runsBefore: Int? {
-    get { state.withLock { $0 } }
-    set { state.withLock { $0 = newValue } }
+    get { state.withLock { $0.runsBefore } }
+    set { state.withLock { $0.runsBefore = newValue } }
+  }
+
+  var duringRequest: Bool {
+    get { state.withLock { $0.duringRequest } }
+    set { state.withLock { $0.duringRequest = newValue } }
   }
 }

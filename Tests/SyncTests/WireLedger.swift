@@ -40,17 +40,19 @@ struct WireLedger {
   /// A sync of `device` returned: its pull saved a token.
   mutating func synced(_ device: String) { holdsToken.insert(device) }
 
-  /// Whether chapter 3's policy retries what this exchange met: a 503, or a dropped connection
-  /// where `URLSession` reports it as transient (see `ChaosNetwork.droppedConnection`).
+  /// Whether chapter 3's policy retries what this exchange met: a 503, a timeout, or a dropped
+  /// connection where `URLSession` reports it as transient (see `ChaosNetwork.droppedConnection`).
   private static func retryable(_ exchange: ChaosNetwork.Exchange) -> Bool {
     guard exchange.fault != nil else { return false }
-    guard let status = exchange.status else { return RetryPolicy.transientCodes.contains(ChaosNetwork.droppedConnection) }
+    guard let status = exchange.status else {
+      return RetryPolicy.transientCodes.contains(exchange.code ?? ChaosNetwork.droppedConnection)
+    }
     return RetryPolicy.retryableStatuses.contains(status)
   }
 
   private static func met(_ exchange: ChaosNetwork.Exchange) -> String {
     guard let fault = exchange.fault else { return "no network (offline)" }
-    guard let status = exchange.status else { return "\(fault.rawValue) (\(ChaosNetwork.droppedConnection))" }
+    guard let status = exchange.status else { return "\(fault.rawValue), \(ChaosNetwork.name(exchange.code ?? ChaosNetwork.droppedConnection))" }
     return status == 200 ? "the server's answer (200)" : "a \(status)"
   }
 
@@ -104,10 +106,11 @@ struct WireLedger {
           )
         }
         if exchange.status == 410 {
-          // The device starts its copy over: an edit made before the first page comes back is made
-          // on v0 of a note it held.
+          // The device starts its copy over, whether or not this sync returns: an edit made before
+          // the first page comes back is made on v0 of a note it held.
           holdsToken.remove(device)
           applied = [:]
+          self.applied[device] = nil
           writesAllowed += 1
         } else if exchange.status == 200, let reply = exchange.reply, let page = try? SyncJSON.decoder().decode(ChangePage.self, from: reply) {
           tokens.insert(page.next)
