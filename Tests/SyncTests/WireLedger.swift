@@ -63,7 +63,7 @@ struct WireLedger {
   /// per page and per 410).
   mutating func check(
     _ exchanges: [ChaosNetwork.Exchange], of device: String, failed: Bool, sleeps: Int, step: Int
-  ) -> (problems: [String], writesAllowed: Int) {
+  ) -> (problems: [String], writesAllowed: Int, heldBack: Set<String>) {
     var problems: [String] = []
     var writesAllowed = 0
     var retries = 0
@@ -71,6 +71,9 @@ struct WireLedger {
     var previous: ChaosNetwork.Exchange?
     var sentNotes = Set<String>()
     var startsOver = 0
+    // How many pushes carried each note's edits in this sync, a resend of the same push not
+    // counted: a round carries a note once.
+    var rounds: [String: Int] = [:]
     // What this step learns from replies counts for later steps only when its sync returned: a push
     // that fails drops the results of its earlier batches too, and sends them again next time.
     var settled = settled[device, default: []]
@@ -133,6 +136,9 @@ struct WireLedger {
         problems.append("step \(step): \(device) sent one push \(attempts) times in a row; the policy allows \(maxAttempts) attempts")
       }
       guard let push = try? SyncJSON.decoder().decode(PushBody.self, from: body) else { continue }
+      if attempts == 1 {
+        for note in Set(push.mutations.map(\.note)) { rounds[note, default: 0] += 1 }
+      }
       if push.mutations.count > batchSize {
         problems.append(
           "step \(step): \(device) sent \(push.mutations.count) edits in one push; its batch size, held to the server's 1 to 100, is \(batchSize)")
@@ -185,6 +191,13 @@ struct WireLedger {
         "step \(step): \(device) retried a push \(retries) times but waited on the engine's clock \(sleeps) times: a retry that does not wait on the clock it was given waits on the wall clock, or not at all"
       )
     }
-    return (problems, writesAllowed)
+    let most = SyncEngine.maximumPushRounds
+    for (note, count) in rounds.sorted(by: { $0.key < $1.key }) where count > most {
+      problems.append(
+        "step \(step): \(device)'s sync pushed edits of \(note) in \(count) rounds: a sync makes at most SyncEngine.maximumPushRounds (\(most)) rounds, or a note another writer keeps changing holds it forever"
+      )
+    }
+    // A note pushed in every round the sync may make may rightly keep edits for the next sync.
+    return (problems, writesAllowed, Set(rounds.filter { $0.value >= most }.keys))
   }
 }
