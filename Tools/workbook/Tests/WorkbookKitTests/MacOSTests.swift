@@ -13,29 +13,14 @@ struct MacOSTests {
     return try String(contentsOf: url, encoding: .utf8)
   }
 
-  /// A `swift` stand-in for `Grader.grade`: `swift build` prints `build` and exits with its
-  /// status, `swift test` likewise with `test`. The scratch folder exists, so the grader does
-  /// not announce a first build.
+  /// Grades chapter 7 with `StandInSwift`, which prints `build` and `test`. The scratch folder
+  /// exists, so the grader does not announce a first build.
   static func grade(
     _ workbook: ScratchWorkbook, _ variant: Variant = Variant(), build: (String, Int32) = ("Build complete!", 0),
     test: (String, Int32)
   ) throws -> ChapterResult {
     let chapter = try Catalog.load(root: workbook.root).chapter(7)
-    try workbook.write("stand-in/build.txt", build.0)
-    try workbook.write("stand-in/test.txt", test.0)
-    try workbook.write(
-      "stand-in/swift",
-      """
-      #!/bin/sh
-      here="$(dirname "$0")"
-      case "$1" in
-        build) cat "$here/build.txt"; exit \(build.1) ;;
-        test) cat "$here/test.txt"; exit \(test.1) ;;
-      esac
-      exit 2
-      """)
-    let swift = "\(workbook.root)/stand-in/swift"
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift)
+    let swift = try StandInSwift.write(in: workbook, build: build, test: test)
     try FileManager.default.createDirectory(
       atPath: "\(workbook.root)/\(Grader.scratchPath([chapter], variant))", withIntermediateDirectories: true)
     return try #require(try Grader.grade([chapter], variant, root: workbook.root, swift: swift).first)
