@@ -4,11 +4,13 @@ import Sync
 
 /// What the simulation's network saw each device send, held to what an engine owes the server and
 /// the user's battery and data: a cost the screens never show. Pages are asked for at the app's
-/// size and from the token it holds, starting over once a sync after a 410; a batch is no bigger than the app's batch size (both held to
-/// what the server takes) and no note's oldest edit is passed over for a newer one; an edit the server answered for good is not sent again, nor one made on
-/// top of an applied edit with that edit's old base; a push is retried exactly as chapter 3's policy says, waiting on the engine's clock. What a device
-/// learned from a reply it forgets when it relaunches or its disk refuses a write (it may then
-/// rightly ask again).
+/// size and from the token it holds, starting over once a sync after a 410; a batch is no bigger
+/// than the app's batch size (both held to what the server takes), and no note's oldest edit is
+/// passed over for a newer one; an edit the server answered for good is not sent again, nor one
+/// made on top of an applied edit with that edit's old base; no note goes out in more rounds than
+/// `SyncEngine.maximumPushRounds`; a push is retried exactly as chapter 3's policy says, waiting
+/// on the engine's clock. What a device learned from a reply it forgets when it relaunches or its
+/// disk refuses a write (it may then rightly ask again).
 struct WireLedger {
   /// Each device's batch size and page size, held to what the server takes.
   let sizes: [String: (batch: Int, page: Int)]
