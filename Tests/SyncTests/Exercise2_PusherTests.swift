@@ -201,9 +201,9 @@ struct Exercise2_PusherTests {
   }
 
   @Test func noConnectionIsOffline() async throws {
-    let server = try PracticeServer.started()
-    let baseURL = server.baseURL
-    server.stop()
+    // Port 1 on loopback: no server listens there (a test's server gets an ephemeral port), so
+    // every connection is refused. A stopped server's port could be taken by another test's server.
+    let baseURL = URL(string: "http://127.0.0.1:1")!
     let pusher = Pusher(transport: URLSessionSyncTransport(), baseURL: baseURL, policy: Self.retriesAtOnce, clock: ManualClock(), random: .constant(0.5))
     let error = await failure { () async throws(SyncError) in try await pusher.push(Edits.newNotes(1)) }
     #expect(error == .offline, "a server nobody answers for is .offline (try when the network is back), got \(String(describing: error))")
