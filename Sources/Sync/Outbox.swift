@@ -48,10 +48,13 @@ public actor Outbox {
     throw .disk(NotImplemented("Outbox.remove").description)
   }
 
-  /// Puts `replacement` where the edit with `id` was (a rebased edit keeps its place in line);
-  /// does nothing when no edit has that id.
-  public func replace(_ id: String, with replacement: Mutation) throws(SyncError) {
-    // TODO: save the list with the edit swapped in place, then keep it.
-    throw .disk(NotImplemented("Outbox.replace").description)
+  /// Changes the edits in one step: `transform` gets them as they are now and returns the new
+  /// list, which is saved whole; when the write fails the outbox is unchanged. Nothing else runs
+  /// on the outbox between the read and the write, so an edit the user made while the caller
+  /// waited is seen, never overwritten: an answer to a push is settled here rather than by
+  /// reading `pending` and writing back what was read. A list equal to the old one is not saved.
+  public func update(_ transform: @Sendable ([Mutation]) -> [Mutation]) throws(SyncError) {
+    // TODO: save what `transform` makes of the list when it differs, then keep it.
+    throw .disk(NotImplemented("Outbox.update").description)
   }
 }

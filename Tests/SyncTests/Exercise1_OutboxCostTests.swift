@@ -44,4 +44,21 @@ struct Exercise1_OutboxCostTests {
       #expect(await outbox.pending.count == 10)
     }
   }
+
+  @Test func anUpdateThatChangesNothingWritesNothing() async throws {
+    try await withTemporaryDirectory("sync-outbox-cost") { folder in
+      let disk = CountingDisk()
+      let outbox = try Outbox(file: folder.file("outbox.json"), fileSystem: disk)
+      for index in 0..<3 { try await outbox.append(Mutation(note: "n\(index)", base: 0, set: ["title": "t"])) }
+      let before = disk.writes
+      try await outbox.update { $0 }
+      #expect(
+        disk.writes == before,
+        "an update whose transform returns the list unchanged (a 412 for an edit the user has since compacted away) should write nothing; it made \(disk.writes - before) writes"
+      )
+      try await outbox.update { Array($0.dropFirst()) }
+      #expect(disk.writes - before == 1, "an update that drops one edit should be one write; it made \(disk.writes - before)")
+      #expect(await outbox.pending.count == 2)
+    }
+  }
 }

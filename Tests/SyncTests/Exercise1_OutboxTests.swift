@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Workbook
 import WorkbookTesting
@@ -254,23 +255,53 @@ struct Exercise1_OutboxTests {
     }
   }
 
-  @Test func replaceKeepsTheRebasedEditInItsPlace() async throws {
+  @Test func updateChangesTheEditsAsTheyAreNowAndKeepsTheirOrder() async throws {
     try await withTemporaryDirectory("outbox") { directory in
       let file = directory.file("outbox.json")
       let outbox = try Outbox(file: file)
-      for edit in [Self.edit("m1", "a", ["title": "1"]), Self.edit("m2", "b", ["title": "2"]), Self.edit("m3", "c", ["title": "3"])] {
-        try await outbox.append(edit)
-      }
+      let edits = [Self.edit("m1", "a", ["title": "1"]), Self.edit("m2", "b", ["title": "2"]), Self.edit("m3", "c", ["title": "3"])]
+      for edit in edits { try await outbox.append(edit) }
+      let given = Mutex<[Mutation]?>(nil)
       let rebased = Self.edit("m1", "a", ["title": "1"], base: 7)
-      try await outbox.replace("m1", with: rebased)
-      try await outbox.replace("nobody", with: Self.edit("x", "z", ["title": "never"]))
-      let expected = [rebased, Self.edit("m2", "b", ["title": "2"]), Self.edit("m3", "c", ["title": "3"])]
+      try await outbox.update { pending in
+        given.withLock { $0 = pending }
+        return pending.map { $0.id == "m1" ? rebased : $0 }
+      }
+      let seen = given.withLock { $0 }
+      #expect(
+        seen == edits,
+        "update should hand its transform the edits the outbox holds now, \(Self.describe(edits)); it handed \(seen.map(Self.describe) ?? "nothing (the transform never ran)")"
+      )
+      let expected = [rebased, edits[1], edits[2]]
       let pending = await outbox.pending
       #expect(
         pending == expected,
-        "m1 rebased on version 7 should stay first in line (its order is the user's), and replacing an id not there should change nothing; got \(Self.describe(pending)), bases \(pending.map(\.base))"
+        "m1 rebased on version 7 in place should stay first in line (its order is the user's); got \(Self.describe(pending)), bases \(pending.map(\.base))"
       )
-      #expect(try await Self.relaunched(file) == expected, "the replaced edit should be the one on disk")
+      #expect(try await Self.relaunched(file) == expected, "the updated list should be the one on disk")
+    }
+  }
+
+  @Test func aFullDiskFailsAnUpdateAndLeavesTheOutboxAsItWas() async throws {
+    try await withTemporaryDirectory("outbox") { directory in
+      let file = directory.file("outbox.json")
+      let disk = FaultyDisk()
+      let outbox = try Outbox(file: file, fileSystem: disk)
+      let first = Self.edit("m1", "a", ["title": "kept"])
+      try await outbox.append(first)
+      disk.freeBytes = 0
+      do {
+        try await outbox.update { _ in [] }
+        Issue.record("an update on a full disk returned: it should throw SyncError.disk, since its result is not on disk")
+      } catch {
+        guard case SyncError.disk = error else {
+          Issue.record("an update on a full disk should throw SyncError.disk, not \(error)")
+          return
+        }
+      }
+      let pending = await outbox.pending
+      #expect(pending == [first], "the write failed, so pending should still hold m1; got \(Self.describe(pending))")
+      #expect(try await Self.relaunched(file) == [first], "after the failed update a relaunch should find m1")
     }
   }
 

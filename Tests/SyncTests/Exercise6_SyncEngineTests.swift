@@ -249,6 +249,33 @@ struct Exercise6_SyncEngineTests {
     }
   }
 
+  @Test func aRebasedEditKeepsItsPlaceAheadOfItsNotesLaterEdits() async throws {
+    let service = SyncService()
+    let recorder = HeldReplyTransport(service: service)
+    recorder.gate.open()  // nothing held: the transport only records what the phone pushes
+    try await withTemporaryDirectory("sync-engine") { folder in
+      let other = try SyncEngine(
+        directory: try Self.folder("other", in: folder), transport: InProcessServer(service: service), baseURL: InProcessServer.baseURL)
+      let phone = try SyncEngine(directory: try Self.folder("phone", in: folder), transport: recorder, baseURL: InProcessServer.baseURL)
+      try await other.edit("n1", set: ["title": "Plan"])
+      try await other.sync()
+      try await phone.sync()  // a pull only: the phone holds n1 at version 1
+      try await other.edit("n1", set: ["color": "blue"])
+      try await other.sync()  // n1 is at version 2 now
+      try await phone.edit("n1", set: ["title": "First"])
+      try await phone.edit("n1", set: ["body": "Second"])
+      try await phone.sync()
+      let sent = recorder.pushed.flatMap(\.mutations).map { $0.set.keys.sorted().joined(separator: "+") }
+      #expect(
+        Array(sent.prefix(2)) == ["title", "title"],
+        """
+        the title edit, made before the body edit, met a 412: rebased, it keeps its place in line and goes out again \
+        before the body edit; the phone's pushes set, in order: \(sent)
+        """)
+      #expect(service.notes.first?.fields == ["title": "First", "body": "Second", "color": "blue"])
+    }
+  }
+
   @Test func aNoteAnotherDeviceKeepsChangingHoldsTheSyncForEightRoundsAtMost() async throws {
     let service = SyncService()
     let rival = RivalEditTransport(service: service, note: "n1", rivalPushes: 20)

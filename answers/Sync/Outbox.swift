@@ -66,12 +66,14 @@ public actor Outbox {
     try save(next)
   }
 
-  /// Puts `replacement` where the edit with `id` was (a rebased edit keeps its place in line);
-  /// does nothing when no edit has that id.
-  public func replace(_ id: String, with replacement: Mutation) throws(SyncError) {
-    guard let index = mutations.firstIndex(where: { $0.id == id }) else { return }
-    var next = mutations
-    next[index] = replacement
+  /// Changes the edits in one step: `transform` gets them as they are now and returns the new
+  /// list, which is saved whole; when the write fails the outbox is unchanged. Nothing else runs
+  /// on the outbox between the read and the write, so an edit the user made while the caller
+  /// waited is seen, never overwritten: an answer to a push is settled here rather than by
+  /// reading `pending` and writing back what was read. A list equal to the old one is not saved.
+  public func update(_ transform: @Sendable ([Mutation]) -> [Mutation]) throws(SyncError) {
+    let next = transform(mutations)
+    guard next != mutations else { return }
     try save(next)
   }
 

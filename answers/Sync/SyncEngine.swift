@@ -99,25 +99,26 @@ public actor SyncEngine {
 
   /// Acts on the server's answer to one mutation: the outbox and the confirmed copy change
   /// together, the outbox last, so a crash between them sends the edit again (answered from the
-  /// server's store) instead of losing it.
+  /// server's store) instead of losing it. The outbox changes in one `update`, on its own copies:
+  /// an edit made while the push was on its way may have compacted the one sent.
   private func settle(_ result: PushResult, of mutation: Mutation) async throws(SyncError) {
     try await store.apply([result.record])
+    let record = result.record
     switch result.status {
     case 200:
-      try await outbox.remove(ids: [mutation.id])
       // Later edits of this note were made on top of this one: their base is its new version.
-      for later in await outbox.pending where later.note == mutation.note && later.base == mutation.base {
-        var moved = later
-        moved.base = result.record.version
-        try await outbox.replace(later.id, with: moved)
+      try await outbox.update { pending in
+        pending.compactMap { edit in
+          if edit.id == mutation.id { return nil }
+          guard edit.note == mutation.note, edit.base == mutation.base else { return edit }
+          var moved = edit
+          moved.base = record.version
+          return moved
+        }
       }
     case 412:
-      // The outbox's copy, not the one sent: an edit made during the push may have compacted it.
-      guard let current = await outbox.pending.first(where: { $0.id == mutation.id }) else { return }
-      if let rebased = Merge.rebase(current, on: result.record) {
-        try await outbox.replace(mutation.id, with: rebased)
-      } else {
-        try await outbox.remove(ids: [mutation.id])
+      try await outbox.update { pending in
+        pending.compactMap { edit in edit.id == mutation.id ? Merge.rebase(edit, on: record) : edit }
       }
     case 410:
       try await outbox.remove(ids: [mutation.id])
