@@ -140,19 +140,34 @@ struct GradeCommand: Command {
   }
 
   /// A chapter that composes others also fails where a composed chapter's code is unfinished:
-  /// name the learner's composed chapters that are not solved yet, and how to substitute their
-  /// reference answers.
+  /// name the learner's composed chapters that are not known to be solved, and how to substitute
+  /// their reference answers.
   static func printComposedTip(_ chapter: Chapter, composed: [Chapter], _ variant: Variant) {
-    let unfinished = composed.filter { other in
-      !variant.answers.contains(other.number) && !(Summary.load(other)?.allSolved ?? false)
+    let own = composed.filter { !variant.answers.contains($0.number) }.map { ($0.number, Summary.load($0)) }
+    let tip = composedTip(
+      chapter: chapter.number, unsolved: own.filter { $0.1.map { !$0.allSolved } ?? false }.map(\.0),
+      ungraded: own.filter { $0.1 == nil }.map(\.0))
+    if let tip { print(Style.dim(tip)) }
+  }
+
+  /// The tip under a failing chapter that composes others: those last graded unsolved, and those
+  /// never graded in this copy, which may well be solved (only grading them tells). Nil when
+  /// every composed chapter was graded solved.
+  static func composedTip(chapter: Int, unsolved: [Int], ungraded: [Int]) -> String? {
+    guard !unsolved.isEmpty || !ungraded.isEmpty else { return nil }
+    func named(_ numbers: [Int]) -> String {
+      numbers.count == 1 ? "chapter \(numbers[0])" : "chapters \(numbers.map(String.init).joined(separator: ", "))"
     }
-    guard !unfinished.isEmpty else { return }
-    let numbers = unfinished.map { String($0.number) }
-    let which = numbers.count == 1 ? "chapter \(numbers[0]) is" : "chapters \(numbers.joined(separator: ", ")) are"
-    print(
-      Style.dim(
-        "  Your \(which) not solved yet (as last graded). A failure that comes from there (\"not implemented yet\" "
-          + "in its code) goes away with `make chapter-\(chapter.number) REFERENCE=\(numbers.joined(separator: ","))`."))
+    var said: [String] = []
+    if !unsolved.isEmpty {
+      said.append("Your \(named(unsolved)) \(unsolved.count == 1 ? "is" : "are") not solved yet (as last graded).")
+    }
+    if !ungraded.isEmpty {
+      said.append("Your \(named(ungraded)) \(ungraded.count == 1 ? "has" : "have") not been graded here yet.")
+    }
+    let all = (unsolved + ungraded).sorted().map(String.init).joined(separator: ",")
+    return "  " + said.joined(separator: " ") + " A failure that comes from there (\"not implemented yet\" in its code) "
+      + "goes away with `make chapter-\(chapter) REFERENCE=\(all)`."
   }
 
   static func printTable(_ result: ChapterResult, _ chapter: Chapter) {
