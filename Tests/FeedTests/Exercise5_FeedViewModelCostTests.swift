@@ -34,6 +34,46 @@ struct Exercise5_FeedViewModelCostTests {
     }
   }
 
+  @Test("a like changes the shown posts in place: after the first, likes leave them in the same storage")
+  func aLikeChangesThePostsInPlace() async throws {
+    let places = StorageLog()
+    let api = InstantFeedAPI(posts: 1_000) { await places.record() }
+    let repository = FeedRepository(api: api, pageSize: 1_000)
+    let model = await FeedViewModel(
+      feed: OfflineFeed(repository: repository, persistence: NoFeedPersistence()),
+      actions: FeedActions(api: api, repository: repository))
+    await places.watch(model)
+    await model.onAppear()
+    let liked = try await Self.posts(at: [500, 600, 700, 800], of: model)
+    // The first like may copy the posts once (the repository may share them); each later one
+    // changes one post where it is, before its request (the like shows at once) and after.
+    await model.toggleLike(liked[0])
+    await places.clear()
+    for post in liked.dropFirst() {
+      await places.record()
+      await model.toggleLike(post)
+      await places.record()
+    }
+    let seen = await places.places
+    #expect(
+      seen.count == 9 && Set(seen).count == 1,
+      """
+      before, during and after each of 3 likes (after a first), the shown posts should stay in the same storage: a like \
+      changes one post in place; they were in \(Set(seen).count) places over \(seen.count) readings. A like that copies \
+      all 1,000 posts does that, as one does when it changes the posts while `state` still holds them (copy on write), \
+      and so does `posts` building a new array each time it is read
+      """)
+  }
+
+  /// The posts at `indices` of what `model` shows, read without keeping the array alive (a copy
+  /// held here would make the next like copy the posts, in any answer).
+  @MainActor
+  static func posts(at indices: [Int], of model: FeedViewModel) throws -> [Post] {
+    let posts = model.posts
+    try #require(posts.count == 1_000, "onAppear with a first page of 1,000 posts should show 1,000, showed \(posts.count)")
+    return indices.map { posts[$0] }
+  }
+
   /// A view model showing a feed of `count` posts (one page, from a server that answers at once),
   /// and a round of 200 rows appearing (in turns of 10) and 200 likes, in the feed's second half.
   static func workload(posts count: Int) async -> GrowthCheck.Workload {
@@ -67,14 +107,17 @@ struct Exercise5_FeedViewModelCostTests {
   }
 }
 
-/// A server that answers at once: a first page of every post, and a like in O(1).
+/// A server that answers at once: a first page of every post, and a like in O(1). `onLike` runs
+/// while a like's request is at the server.
 final class InstantFeedAPI: FeedAPI {
   let posts: [Post]
   let positions: [String: Int]
+  let onLike: @Sendable () async -> Void
 
-  init(posts count: Int) {
+  init(posts count: Int, onLike: @escaping @Sendable () async -> Void = {}) {
     posts = (0..<count).map(ScriptedFeedAPI.post)
     positions = Dictionary(uniqueKeysWithValues: posts.enumerated().map { ($1.id, $0) })
+    self.onLike = onLike
   }
 
   func feedPage(cursor: String?, limit: Int) async throws -> FeedPage {
@@ -82,6 +125,7 @@ final class InstantFeedAPI: FeedAPI {
   }
 
   func setLike(_ like: Bool, postID: String) async throws -> Post {
+    await onLike()
     guard let index = positions[postID] else { throw URLError(.badServerResponse) }
     var post = posts[index]
     post.likedByMe = like
@@ -98,4 +142,20 @@ final class InstantFeedAPI: FeedAPI {
 struct NoFeedPersistence: FeedPersistence {
   func load() async -> FeedSnapshot? { nil }
   func save(_ snapshot: FeedSnapshot) async throws(FeedError) {}
+}
+
+/// Where a view model's shown posts are stored, read at the moments a test asks.
+@MainActor
+final class StorageLog {
+  private weak var model: FeedViewModel?
+  private(set) var places: [UInt] = []
+
+  func watch(_ model: FeedViewModel) { self.model = model }
+  func clear() { places = [] }
+
+  /// Reads where the posts' elements are, without keeping the array.
+  func record() {
+    guard let model else { return }
+    places.append(model.posts.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) })
+  }
 }
