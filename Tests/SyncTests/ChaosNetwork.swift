@@ -175,8 +175,10 @@ final class ChaosNetwork: Sendable {
     for _ in 0..<faults.heldCount { deliverOneLate() }
   }
 
-  fileprivate func send(_ request: URLRequest, from device: String, outbox: [Mutation]?) throws -> (Data, HTTPURLResponse) {
-    if Task.isCancelled { throw URLError(.cancelled) }
+  fileprivate func send(
+    _ request: URLRequest, from device: String, outbox: [Mutation]?, cancelled: () -> Bool
+  ) throws -> (Data, HTTPURLResponse) {
+    if cancelled() { throw URLError(.cancelled) }
     let offline = state.withLock { state -> Bool in
       state.requests += 1
       return state.requests > Self.requestLimit || state.offline.contains(device)
@@ -244,9 +246,15 @@ struct DeviceLink: SyncTransport {
   let device: String
 
   func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    try await send(request, cancelled: { Task.isCancelled })
+  }
+
+  /// Sends `request` for a caller whose cancellation `cancelled` reads: the engine's task, or
+  /// (`URLSessionLink`) the task that waits on `URLSession` while another task carries the request.
+  func send(_ request: URLRequest, cancelled: @Sendable () -> Bool) async throws -> (Data, HTTPURLResponse) {
     let outbox = await network.outbox(of: device, before: request)
     if let interruption = network.interruption(of: device, before: request) { await interruption.action(request) }
-    return try network.send(request, from: device, outbox: outbox)
+    return try network.send(request, from: device, outbox: outbox, cancelled: cancelled)
   }
 }
 

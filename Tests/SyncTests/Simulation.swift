@@ -47,6 +47,9 @@ struct Simulation {
   /// limits.
   static let sizes: [String: (batch: Int, page: Int)] = ["A": (3, 2), "B": (0, 0), "C": (101, 501)]
   static let sizesHeld: [String: (batch: Int, page: Int)] = ["A": (3, 2), "B": (1, 1), "C": (100, 500)]
+  /// The devices whose engine reaches the network through `URLSessionSyncTransport` (over
+  /// `URLSessionLink`), as the app's does; the others call their link directly.
+  static let throughURLSession: Set<String> = ["C"]
 
   /// How a device's scheduler backs off while its syncs fail: 1 s before the first retry, doubling
   /// up to 8 s, full jitter drawn as 0.5, so every wait is half the policy's delay and the test can
@@ -102,8 +105,10 @@ struct Simulation {
       _ name: String, _ folder: URL, network: ChaosNetwork, disk: MemoryDisk, time: ManualClock, clock: DeviceClock, runs: RunLog,
       waits: SleepLog, online: Bool
     ) throws(SyncError) -> (SyncEngine, SyncScheduler<SimulatedClock>) {
+      let link = network.link(for: name)
+      let transport: any SyncTransport = Simulation.throughURLSession.contains(name) ? URLSessionLink(link) : link
       let engine = try SyncEngine(
-        directory: folder, transport: network.link(for: name), baseURL: InProcessServer.baseURL, fileSystem: disk,
+        directory: folder, transport: transport, baseURL: InProcessServer.baseURL, fileSystem: disk,
         policy: Simulation.policy, clock: SimulatedClock(time: time), batchSize: Simulation.sizes[name]?.batch ?? 1,
         pageSize: Simulation.sizes[name]?.page ?? 1,
         now: clock.now)
@@ -574,6 +579,11 @@ struct Simulation {
     }
     for outbox in run.exchanges.compactMap(\.outbox) {
       problems += compaction(of: outbox, device: device, when: "as a push left", step: step)
+    }
+    if run.error == .offline, let last = run.exchanges.last, let status = last.status {
+      problems.append(
+        "step \(step): \(device.name)'s sync failed with .offline after its last request got a reply (\(status)): a reply of any status says the server was reached, so it is never .offline"
+      )
     }
     if let error = run.error, error != .offline, error != .cancelled, let last = run.exchanges.last, last.status == nil {
       problems.append(
