@@ -15,6 +15,7 @@ final class MemoryDisk: FileSystem, Sendable {
     var fullForWrites = 0
     var refusedWrites = 0
     var attempts: [String: Int] = [:]
+    var unchanged: [String: Int] = [:]
   }
   private let state = Mutex(State())
 
@@ -37,6 +38,12 @@ final class MemoryDisk: FileSystem, Sendable {
   /// count does not depend on the machine's load the way a timing does.
   func writes(to name: String) -> Int {
     state.withLock { $0.attempts[name, default: 0] }
+  }
+
+  /// How many writes to files named `name` put down the bytes the file already held: each one
+  /// wore the flash and spent the battery to change nothing.
+  func unchangedWrites(to name: String) -> Int {
+    state.withLock { $0.unchanged[name, default: 0] }
   }
 
   /// Replaces the file at `url`, if there is one, with bytes that decode as nothing, as a failing
@@ -87,6 +94,7 @@ final class MemoryDisk: FileSystem, Sendable {
         if !options.contains(.atomic) { state.files[url.path] = data.prefix(data.count / 2) }
         throw POSIXError(.ENOSPC)
       }
+      if state.files[url.path] == data { state.unchanged[url.lastPathComponent, default: 0] += 1 }
       state.files[url.path] = data
     }
   }

@@ -577,6 +577,11 @@ struct Simulation {
         "step \(step): \(device.name)'s sync wrote its notes file \(run.notesWrites) times; the replies it got allow \(allowed) (one per push result, per page and per 410)"
       )
     }
+    if run.unchangedOutboxWrites > 0 {
+      problems.append(
+        "step \(step): \(device.name)'s sync wrote the outbox with the bytes it already held (\(run.unchangedOutboxWrites) such writes); a write that changes nothing wears the flash and spends the battery for nothing"
+      )
+    }
     for outbox in run.exchanges.compactMap(\.outbox) {
       problems += compaction(of: outbox, device: device, when: "as a push left", step: step)
     }

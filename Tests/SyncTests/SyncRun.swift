@@ -11,6 +11,8 @@ struct SyncRun: Sendable {
   /// The waits on the history's clock during the call: the push's retries.
   var sleeps: Int
   var notesWrites: Int
+  /// Writes of the outbox that left it as it was.
+  var unchangedOutboxWrites: Int
   var refusedWrites: Int
   /// The outbox when the call began.
   var waiting: [Mutation]
@@ -20,6 +22,7 @@ struct SyncRun: Sendable {
   static func perform(_ device: String, engine: SyncEngine, disk: MemoryDisk, network: ChaosNetwork, time: ManualClock) async -> SyncRun {
     let refused = disk.refusedWrites
     let notesWrites = disk.writes(to: "notes.json")
+    let unchangedOutboxWrites = disk.unchangedWrites(to: "outbox.json")
     let sleeps = time.sleepHistory.count
     let waiting = await engine.pending
     _ = network.takeExchanges(of: device)
@@ -27,7 +30,8 @@ struct SyncRun: Sendable {
     do { try await engine.sync() } catch { failure = error }
     return SyncRun(
       exchanges: network.takeExchanges(of: device), error: failure, sleeps: time.sleepHistory.count - sleeps,
-      notesWrites: disk.writes(to: "notes.json") - notesWrites, refusedWrites: disk.refusedWrites - refused, waiting: waiting,
+      notesWrites: disk.writes(to: "notes.json") - notesWrites,
+      unchangedOutboxWrites: disk.unchangedWrites(to: "outbox.json") - unchangedOutboxWrites, refusedWrites: disk.refusedWrites - refused, waiting: waiting,
       left: await engine.pending)
   }
 }
