@@ -54,9 +54,7 @@ public class StubURLProtocol: URLProtocol {
 
   override public func startLoading() {
     var request = self.request
-    if request.httpBody == nil, let stream = request.httpBodyStream {
-      request.httpBody = Self.read(stream)
-    }
+    request.httpBody = request.bodyAsSent
     let protocolClass = ObjectIdentifier(type(of: self))
     guard let handler = Self.handlers.withLock({ $0[protocolClass] }) else {
       client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
@@ -73,19 +71,6 @@ public class StubURLProtocol: URLProtocol {
   }
 
   override public func stopLoading() {}
-
-  private static func read(_ stream: InputStream) -> Data {
-    var data = Data()
-    stream.open()
-    defer { stream.close() }
-    var buffer = [UInt8](repeating: 0, count: 16_384)
-    while stream.hasBytesAvailable {
-      let count = stream.read(&buffer, maxLength: buffer.count)
-      if count <= 0 { break }
-      data.append(buffer, count: count)
-    }
-    return data
-  }
 }
 
 /// One subclass of `StubURLProtocol` per session. Classes cannot be declared at run time, but a

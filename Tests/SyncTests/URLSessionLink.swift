@@ -1,6 +1,7 @@
 import Foundation
 import Sync
 import Synchronization
+import WorkbookTesting
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -49,9 +50,8 @@ struct URLSessionLink: SyncTransport {
   }
 }
 
-/// The protocol of `URLSessionLink.session`: it takes the request `URLSession` hands it (the body
-/// read back from its stream where the system moved it there), passes it to the calling device's
-/// link and reports what came back to the session.
+/// The protocol of `URLSessionLink`'s sessions: it takes the request `URLSession` hands it, passes
+/// it to the calling device's link and reports what came back to the session.
 final class LinkProtocol: URLProtocol {
   /// Names the call a request belongs to; taken off before the request reaches the network.
   static let header = "X-Simulated-Call"
@@ -91,8 +91,8 @@ final class LinkProtocol: URLProtocol {
       return
     }
     request.setValue(nil, forHTTPHeaderField: Self.header)
-    if request.httpBody == nil, let stream = request.httpBodyStream { request.httpBody = Self.read(stream) }
-    let session = Report(loader: self)
+    request.httpBody = request.bodyAsSent
+    let report = Report(loader: self)
     Task { [request] in
       // Once its caller is cancelled, the session ends the task itself (`URLError.cancelled`) and
       // lets it go; a word from here after that would reach a task the session no longer knows.
@@ -101,19 +101,19 @@ final class LinkProtocol: URLProtocol {
       do {
         let (data, response) = try await call.link.send(request, cancelled: { call.isCancelled })
         guard !call.isCancelled else { return }
-        session.reply(response, data)
+        report.reply(response, data)
       } catch {
         guard !call.isCancelled else { return }
-        session.fail(error)
+        report.fail(error)
       }
     }
   }
 
   override func stopLoading() {}
 
-  /// Reports to the session from the task that carries the request. The session's calls on its
-  /// protocol client may come from any thread; a loader is not `Sendable` only because it holds
-  /// mutable state, which this never touches.
+  /// Reports to the session from the task that carries the request: a protocol client may be
+  /// called from any thread (Apple's `URLProtocolClient` is `Sendable`); a loader is not `Sendable`
+  /// only because it holds mutable state, which this never touches.
   private struct Report: @unchecked Sendable {
     let loader: LinkProtocol
 
@@ -124,18 +124,5 @@ final class LinkProtocol: URLProtocol {
     }
 
     func fail(_ error: any Error) { loader.client?.urlProtocol(loader, didFailWithError: error) }
-  }
-
-  /// The body of a request whose body the URL loading system moved to a stream, as Apple's does.
-  private static func read(_ stream: InputStream) -> Data {
-    stream.open()
-    defer { stream.close() }
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 16_384)
-    while true {
-      let count = stream.read(&buffer, maxLength: buffer.count)
-      guard count > 0 else { return data }
-      data.append(buffer, count: count)
-    }
   }
 }
