@@ -30,8 +30,10 @@ public nonisolated struct NoteRecord: Codable, Equatable, Sendable {
 
 /// One edit the user made, waiting in the outbox until the server has applied it.
 ///
-/// `id` is the idempotency key: made once, when the user edits, and sent with every attempt, after
-/// every relaunch and after every rebase, so the server can tell a retry from a new edit.
+/// `id` is the operation id the server deduplicates on: made once, when the user edits, and sent
+/// with every attempt, after every relaunch and after every rebase, so the server can tell a retry
+/// from a new edit. Unlike an `Idempotency-Key` header, it stays the same when a rebase or a
+/// compaction changes the payload.
 public nonisolated struct Mutation: Codable, Equatable, Sendable, Identifiable {
   public var id: String
   /// The note it changes.

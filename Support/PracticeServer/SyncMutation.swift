@@ -3,7 +3,7 @@ import Foundation
 /// One edit in a `POST /v1/sync/push` batch, read and checked against every limit before any
 /// edit of the batch is applied: a batch is refused whole (400) or taken whole.
 struct SyncMutation: Equatable {
-  /// The idempotency key, minted once by the client for this edit.
+  /// The operation id the server deduplicates on, minted once by the client for this edit.
   var id: String
   var note: String
   /// The server version the edit was made on (0: a note the client never saw on the server).

@@ -66,9 +66,10 @@ struct SyncState {
 }
 
 /// The results of the most recent `capacity` applied mutations, by mutation id. Older ones are
-/// forgotten, oldest first: the store stays bounded however long the server runs, and a client
-/// that resends an edit older than that gets it judged again by its `base`, which is a 412 once
-/// the note has moved on, never a second application of the same change.
+/// forgotten, oldest first: the store stays bounded however long the server runs. A client that
+/// resends an edit older than that gets it judged again by its `base`: a 412 once the note has
+/// moved on, so the server never applies it on its old base, but a client that rebases on that 412
+/// sends it again and it is applied a second time. The window is what the protocol promises.
 struct AppliedResults {
   let capacity: Int
   private var results: [String: SyncState.Outcome] = [:]

@@ -192,7 +192,7 @@ struct SyncServiceTests {
     #expect(again.results?.first?.status == 410, "a 410 is not stored: the id is judged again, and the note is still deleted")
   }
 
-  @Test("the store of applied ids keeps the most recent 10 000: an older id is judged again by its base, never applied twice")
+  @Test("the store of applied ids keeps the most recent 10 000: an older id is judged again by its base, and the server does not apply it on that old base")
   func appliedIDsAreBounded() throws {
     let sync = SyncService()
     #expect(SyncService.defaultRememberedMutations == 10_000)
