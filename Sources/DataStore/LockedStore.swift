@@ -62,7 +62,8 @@ public nonisolated final class LockedStore<Key: Hashable & Sendable, Value: Send
   /// `body` works on a copy of the contents; the copy replaces the contents only when `body`
   /// returns. If it throws, nothing changes: a transfer that fails halfway leaves both accounts
   /// as they were. Other threads wait for the whole body, so never block or call back into this
-  /// store inside it (the lock is not reentrant: a nested `withLock` traps at run time).
+  /// store inside it: the lock is not reentrant, and SE-0433 leaves a nested `withLock` to the
+  /// platform, which may stop the process, deadlock, or leave the outcome unspecified.
   public func transaction<Result: Sendable>(
     _ body: (inout [Key: Value]) throws -> Result
   ) rethrows -> Result {
