@@ -36,6 +36,7 @@ struct Exercise4_DiskCacheTests {
   func defaultTTL() async throws {
     #expect(DiskCache.Configuration().ttl == Self.day * 7, "the default TTL should be 7 days")
     #expect(DiskCache.Configuration().sizeLimit == 500_000_000, "the default size limit should be 500 MB")
+    #expect(DiskCache.Configuration().lowWaterFraction == 0.8, "the default low-water mark should be 80 % of the size limit")
     try await withTemporaryDirectory("disk") { directory in
       let clock = ManualClock()
       let cache = try DiskCache(directory: directory.url, clock: clock, startDate: start)
