@@ -161,8 +161,13 @@ struct Exercise2_PusherTests {
       server.chaos.only(pathPrefix: "/v1/sync/push")
       server.chaos.failNext(1, status: 503, retryAfter: 2)
       let edits = Edits.newNotes(2)
-      let push = Task { () async throws(SyncError) -> [PushResult] in try await pusher.push(edits) }
-      let waited = await clock.waitForSleepers(1, .threads)
+      let ended = Counter()
+      let push = Task { () async throws(SyncError) -> [PushResult] in
+        defer { ended.increment() }
+        return try await pusher.push(edits)
+      }
+      // A push that ends without sleeping (it threw, or never retried) stops the wait at once.
+      let waited = await clock.waitForSleepers(1, .threads, giveUp: { ended.value == 1 })
       #expect(waited, "a 503 is temporary: the push should wait on the clock and try again")
       #expect(clock.sleepHistory == [.seconds(2)], "the server asked for Retry-After: 2, so the wait is 2 s; waited \(clock.sleepHistory)")
       #expect(transport.requests.count == 1, "nothing is sent again before the wait is over; sent \(transport.requests.count)")
