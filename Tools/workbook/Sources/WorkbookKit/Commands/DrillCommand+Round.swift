@@ -60,7 +60,12 @@ extension DrillCommand {
     func mark(_ signals: [DrillSignal]) -> Bool {
       say(Style.bold("  Signals") + Style.dim(console.interactive ? " — mark each: y hit, n missed" : ""))
       for signal in signals {
-        let kind = signal.mustHit ? Style.yellow("[must-hit]") : Style.green("[bonus]   ")
+        let kind: String
+        switch signal.kind {
+        case .mustHit: kind = Style.yellow("[must-hit]")
+        case .judgment: kind = Style.green("[judgment]")
+        case .bonus: kind = Style.dim("[bonus]   ")
+        }
         say("  \(kind) \(Style.bold(signal.cue)): \(signal.text)")
         guard console.interactive else { continue }
         while true {
@@ -170,5 +175,5 @@ extension DrillCommand {
 
   /// How the levels follow from the marks, said once at the start of a round.
   static let levelRule =
-    "senior = every must-hit signal of its phases hit; staff = that, and at least half of the bonus signals."
+    "senior = every must-hit signal of its phases hit; staff = that, and every judgment signal; bonus signals move no level."
 }
