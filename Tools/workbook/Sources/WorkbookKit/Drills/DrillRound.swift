@@ -202,9 +202,18 @@ struct DrillRound {
   /// The phases run with `seed`: every phase without a letter, and one option of the deep dive,
   /// as an interviewer picks one from what the candidate's design makes interesting.
   func phases(seed: UInt64) -> [Phase] {
+    phases(deepDive: deepDive(seed: seed))
+  }
+
+  /// The deep-dive option `seed` picks (`4b`); nil for a round without options.
+  func deepDive(seed: UInt64) -> String? {
     let options = self.options
-    let chosen = options.isEmpty ? nil : options[Int(seed % UInt64(options.count))].label
-    return phases.filter { $0.option == nil || $0.label == chosen }
+    return options.isEmpty ? nil : options[Int(seed % UInt64(options.count))].label
+  }
+
+  /// The phases run when the deep dive is `deepDive` (`4a`), whoever picked it.
+  func phases(deepDive: String?) -> [Phase] {
+    phases.filter { $0.option == nil || $0.label == deepDive }
   }
 
   /// The design's minutes with one deep dive (options share their length; `workbook check` says so).
@@ -227,13 +236,23 @@ struct DrillRound {
 
   /// The signals an area is marked from in a run with `seed`.
   func signals(of area: Area, seed: UInt64) -> [DrillSignal] {
+    signals(of: area, deepDive: deepDive(seed: seed))
+  }
+
+  /// The signals an area is marked from in a run whose deep dive is `deepDive`.
+  func signals(of area: Area, deepDive: String?) -> [DrillSignal] {
     if area.isCommunication { return communication }
-    return phases(seed: seed).filter { area.phases.contains($0.number) }.flatMap(\.signals)
+    return phases(deepDive: deepDive).filter { area.phases.contains($0.number) }.flatMap(\.signals)
   }
 
   /// Each area's level from the learner's marks.
   func levels(marks: [String: Bool], seed: UInt64) -> [String: DrillLevel] {
-    Dictionary(uniqueKeysWithValues: areas.map { ($0.name, DrillLevel.of(signals(of: $0, seed: seed), marks: marks)) })
+    levels(marks: marks, deepDive: deepDive(seed: seed))
+  }
+
+  /// Each area's level from the marks of a run whose deep dive is `deepDive`.
+  func levels(marks: [String: Bool], deepDive: String?) -> [String: DrillLevel] {
+    Dictionary(uniqueKeysWithValues: areas.map { ($0.name, DrillLevel.of(signals(of: $0, deepDive: deepDive), marks: marks)) })
   }
 
   /// Every signal of the drill, deep-dive options and communication included, by id.
