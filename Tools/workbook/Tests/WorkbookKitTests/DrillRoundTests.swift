@@ -200,6 +200,40 @@ struct DrillRoundRunTests {
       "the drill's cards leave the day's new questions alone")
   }
 
+  @Test("on a terminal without SEED= the deep dive is the candidate's pick, asked when the round gets there, and recorded without a seed")
+  func candidatePicks() throws {
+    let workbook = try ScratchWorkbook()
+    try RoundFixture.add(to: workbook)
+    let drill = try DrillFixture.drills(workbook).drill("chat")
+    let all = ["y", "y", "y", "y", "y"]
+    var input: [String] = []
+    for _ in 0..<3 { input += ["", "", ""] + all }
+    input += ["4c", "a"]
+    for _ in 0..<2 { input += ["", "", ""] + all }
+    input += ["y", "y", "y", "y"]
+    var output = ""
+    var clock = DrillFixture.date("2026-11-25T18:00:00Z")
+    let console = DrillCommand.Console(
+      interactive: true, readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output += $0 })
+    try DrillCommand.run(
+      drill, root: workbook.root, console: console,
+      now: {
+        clock += 60
+        return clock
+      }, calendar: utcCalendar(), seed: nil)
+    let text = DrillFixture.plain(output)
+    #expect(text.contains("4. Deep dive: your pick"), "the shape does not give the pick away")
+    #expect(text.contains("The deep dive is yours to pick when the round gets there, from 4a, 4b"))
+    #expect(text.contains("Your deep dive: which part of your design carries the most risk?"))
+    #expect(text.contains("one of a, b, please"), "4c is no option of this round")
+    #expect(text.contains("Phase 4 of 5: 4a. Deep dive: ordering"))
+    #expect(input.isEmpty)
+    let attempt = try #require(DrillHistory.read(root: workbook.root).last("chat"))
+    #expect(attempt.deepDive == "4a" && attempt.seed == nil)
+    #expect(attempt.signals?["4a/judgment-4a-1"] == true && attempt.signals?["4b/judgment-4b-1"] == nil)
+    #expect(attempt.levels?.values.allSatisfy { $0 == "staff" } == true)
+  }
+
   @Test("an older history file is read as it is and written back with its scores, beside a round's attempt")
   func olderHistory() throws {
     let workbook = try ScratchWorkbook()

@@ -154,7 +154,6 @@ struct DrillCommand: Command {
   ) throws {
     let text = try TextFile.contents(path(drill.file, in: root), shown: drill.file)
     if let round = DrillRound.parse(text) {
-      let seed = seed ?? UInt64(max(0, Int(now().timeIntervalSince1970 / 86_400)))
       try runRound(round, drill: drill, root: root, console: console, now: now, calendar: calendar, seed: seed)
       return
     }
