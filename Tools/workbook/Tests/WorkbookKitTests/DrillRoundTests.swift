@@ -104,7 +104,7 @@ struct DrillRoundModelTests {
 
 @Suite("Drills as rounds: running one")
 struct DrillRoundRunTests {
-  @Test("without a terminal a round prints its shape, the level rule, every signal and the rubric, reads nothing and records nothing")
+  @Test("without a terminal a round prints its shape and every phase's prompts, then the key, reads nothing and records nothing")
   func withoutTerminal() throws {
     let workbook = try ScratchWorkbook()
     try RoundFixture.add(to: workbook)
@@ -126,6 +126,11 @@ struct DrillRoundRunTests {
     #expect(text.contains("senior = every must-hit signal of its phases hit; staff = that, and every judgment signal; bonus signals move no level."))
     #expect(text.contains("[must-hit] Must 4b 1: what a senior answer says in 4b."))
     #expect(text.contains("[judgment] Judgment 4b 1: the choice a staff answer commits to in 4b, and its cost."))
+    let key = try #require(text.range(of: "The key (read it once you have answered every phase out loud)"))
+    let firstSignal = try #require(text.range(of: "Must 1 1"))
+    let lastPrompt = try #require(text.range(of: "Ask about staff: ship it."))
+    #expect(firstSignal.lowerBound > key.lowerBound, "no signal is shown before every phase's prompts")
+    #expect(lastPrompt.lowerBound < key.lowerBound)
     #expect(text.contains("[bonus]    Bonus 5 2:"))
     #expect(!text.contains("Must 4a 1"), "the other option is not run")
     #expect(text.contains("Pushback: \"Pushback"))

@@ -11,8 +11,10 @@ extension DrillCommand {
   ///
   /// On a terminal each phase is timed and the learner marks every signal `y` (hit) or `n`
   /// (missed); the levels follow from the marks, the attempt is saved, and each missed signal is
-  /// put in the review queue (`DrillSignalCards`). Without a terminal everything is printed and
-  /// nothing is recorded or waited for, so `make drill-chat </dev/null` ends at once.
+  /// put in the review queue (`DrillSignalCards`). Either way a phase's signals come only after
+  /// its answer: without a terminal every phase's prompts are printed first and the key (signals,
+  /// rubric, red flags) after them, nothing is recorded or waited for, and `make drill-chat
+  /// </dev/null` ends at once.
   static func runRound(
     _ round: DrillRound, drill: Drill, root: String, console: Console, now: () -> Date, calendar: Calendar,
     seed: UInt64?
@@ -115,6 +117,7 @@ extension DrillCommand {
       say(referenceDesign(drill, root: root))
     }
 
+    var ran: [DrillRound.Phase] = []
     for (index, slot) in phases.enumerated() {
       var phase = slot
       if candidatePicks, slot.option != nil {
@@ -129,13 +132,28 @@ extension DrillCommand {
         say(Style.bold("  Pushback: ") + pushback[index])
         if console.interactive, ask(Style.dim("  Answer it out loud. [Enter] when you are done")) == nil { return abandon() }
       }
+      ran.append(phase)
+      guard console.interactive else { continue }
       guard mark(phase.signals) else { return abandon() }
     }
-    say(Style.bold("\nCommunication") + Style.dim(" (no timer shows it: mark what you did)"))
-    guard mark(round.communication) else { return abandon() }
+    if console.interactive {
+      say(Style.bold("\nCommunication") + Style.dim(" (no timer shows it: mark what you did)"))
+      guard mark(round.communication) else { return abandon() }
+    }
     if let questions = round.questions {
       say(Style.bold("\nYour questions") + " — \(questions.minutes) min")
       say(WalkthroughCommand.render(questions.text))
+    }
+    if !console.interactive {
+      // Read without a terminal, the round still keeps the key after the questions, so a reader
+      // answers each phase before seeing what it is marked on.
+      say(Style.bold("\nThe key") + Style.dim(" (read it once you have answered every phase out loud)"))
+      for phase in ran {
+        say(Style.bold("\n\(phase.label). \(phase.title)"))
+        _ = mark(phase.signals)
+      }
+      say(Style.bold("\nCommunication"))
+      _ = mark(round.communication)
     }
 
     say(Style.bold("\nRubric") + Style.dim(" (levels: below senior · senior · staff)"))
