@@ -139,7 +139,8 @@ server: requirements ## the local practice API server, to poke with curl (chapte
 # `make drill-6` runs chapter 6's drill, `make drill-chat` one of Drills/drills.json.
 drill-%: $(WORKBOOK) ## a mock system-design round, marked signal by signal: N = {chapters}, or chat, upload, analytics
 ##      SEED=K              repeat a round's choice of deep dive
-	@$(WORKBOOK) drill $*
+##      ANSWERS=file        score answers written in a file, no terminal (a template if it is missing)
+	@$(WORKBOOK) drill $* $(if $(ANSWERS),--answers '$(ANSWERS)')
 
 drill: $(WORKBOOK) ## every design drill: its length in minutes and your last result
 	@$(WORKBOOK) drill

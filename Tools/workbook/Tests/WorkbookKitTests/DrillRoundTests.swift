@@ -9,6 +9,7 @@ enum RoundFixture {
   static func phase(_ label: String, _ title: String, minutes: Int, must: Int = 2, bonus: Int = 2) -> [String] {
     var lines = ["## \(label). \(title) — \(minutes) min", "", "### Prompts", "- Ask about \(title.lowercased()).", "", "### Must-hit signals"]
     lines += (1...must).map { "- **Must \(label) \($0)**: what a senior answer says in \(label)." }
+    lines += ["", "### Judgment signals", "- **Judgment \(label) 1**: the choice a staff answer commits to in \(label), and its cost."]
     lines += ["", "### Bonus signals"]
     lines += (1...max(1, bonus)).map { "- **Bonus \(label) \($0)**: what a staff answer adds in \(label)," }
     lines += ["  over two lines.", ""]
@@ -24,8 +25,9 @@ enum RoundFixture {
     lines += phase("4b", "Deep dive: storage", minutes: design[3])
     lines += phase("5", staffTitle, minutes: design[4])
     lines += [
-      "## Communication", "", "### Must-hit signals", "- **Decision first**: said the decision first.",
-      "- **Checked in**: asked whether to go on.", "", "### Bonus signals", "- **Drove the round**: proposed the order.", "",
+      "## Communication", "", "### Must-hit signals", "- **Checked in**: asked whether to go on.",
+      "- **Answered pushback**: with a trade-off.", "", "### Judgment signals", "- **Decision first**: said the decision first.", "",
+      "### Bonus signals", "- **Drove the round**: proposed the order.", "",
     ]
     lines += ["## Your questions — 5 min", "", "Ask two questions.", ""]
     lines += ["## Pushback", ""] + (1...6).map { "- \"Pushback \($0)?\"" } + [""]
@@ -50,7 +52,7 @@ enum RoundFixture {
 
 @Suite("Drills as rounds: the model")
 struct DrillRoundModelTests {
-  @Test("a round reads its slots, its deep-dive options, signals with cues, the bank and a rubric of levels")
+  @Test("a round reads its slots, its deep-dive options, signals of three kinds with cues, the bank and a rubric of levels")
   func parse() throws {
     let round = try #require(DrillRound.parse(RoundFixture.text()))
     #expect(round.introductions.minutes == 3)
@@ -60,11 +62,11 @@ struct DrillRoundModelTests {
     #expect(round.designMinutes == 37)
     #expect(round.minutes == 45)
     let first = round.phases[0].signals
-    #expect(first.map(\.id) == ["1/must-1-1", "1/must-1-2", "1/bonus-1-1", "1/bonus-1-2"])
-    #expect(first.map(\.mustHit) == [true, true, false, false])
-    #expect(first[2].text == "what a staff answer adds in 1,")
-    #expect(first[3].text == "what a staff answer adds in 1, over two lines.", "a continuation line belongs to its bullet")
-    #expect(round.communication.map(\.cue) == ["Decision first", "Checked in", "Drove the round"])
+    #expect(first.map(\.id) == ["1/must-1-1", "1/must-1-2", "1/judgment-1-1", "1/bonus-1-1", "1/bonus-1-2"])
+    #expect(first.map(\.kind) == [.mustHit, .mustHit, .judgment, .bonus, .bonus])
+    #expect(first[3].text == "what a staff answer adds in 1,")
+    #expect(first[4].text == "what a staff answer adds in 1, over two lines.", "a continuation line belongs to its bullet")
+    #expect(round.communication.map(\.cue) == ["Checked in", "Answered pushback", "Decision first", "Drove the round"])
     #expect(round.pushback.count == 6)
     #expect(round.areas.map(\.name) == ["Requirements", "Design", "Deep dive", "Shipping", "Communication"])
     #expect(round.areas[1].phases == [2, 3])
@@ -73,16 +75,20 @@ struct DrillRoundModelTests {
   }
 
   @Test(
-    "a missed must-hit signal is below senior whatever the bonus; all must-hit is senior; half the bonus or more is staff",
+    "a missed must-hit signal is below senior whatever else; every bonus without the judgment signal is senior; the judgment signal is staff",
     arguments: [
-      ([true, false, true, true], DrillLevel.belowSenior), ([true, true, false, false], .senior),
-      ([true, true, true, false], .staff), ([true, true, true, true], .staff),
+      ([true, false, true, true, true], DrillLevel.belowSenior), ([true, true, false, true, true], .senior),
+      ([true, true, false, false, false], .senior), ([true, true, true, false, false], .staff), ([true, true, true, true, true], .staff),
     ])
   func levels(marks: [Bool], level: DrillLevel) throws {
     let signals = try #require(DrillRound.parse(RoundFixture.text())).phases[0].signals
     let marked = Dictionary(uniqueKeysWithValues: zip(signals.map(\.id), marks))
     #expect(DrillLevel.of(signals, marks: marked) == level)
     #expect(DrillLevel.of(signals, marks: [:]) == .belowSenior, "an unmarked signal is not a hit")
+    let withoutJudgment = signals.filter { $0.kind != .judgment }
+    #expect(
+      DrillLevel.of(withoutJudgment, marks: Dictionary(uniqueKeysWithValues: withoutJudgment.map { ($0.id, true) })) == .senior,
+      "an area with no judgment signal cannot reach staff, however complete")
   }
 
   @Test("SEED= picks the same deep dive and pushback questions every time, and seeds reach every option")
@@ -98,7 +104,7 @@ struct DrillRoundModelTests {
 
 @Suite("Drills as rounds: running one")
 struct DrillRoundRunTests {
-  @Test("without a terminal a round prints its shape, the level rule, every signal and the rubric, reads nothing and records nothing")
+  @Test("without a terminal a round prints its shape and every phase's prompts, then the key, reads nothing and records nothing")
   func withoutTerminal() throws {
     let workbook = try ScratchWorkbook()
     try RoundFixture.add(to: workbook)
@@ -117,8 +123,14 @@ struct DrillRoundRunTests {
     #expect(text.contains("The round — 45 minutes"))
     #expect(text.contains("Introductions") && text.contains("Your questions"))
     #expect(text.contains("Deep dive today: 4b of 4a, 4b (SEED=1"))
-    #expect(text.contains("senior = every must-hit signal of its phases hit; staff = that, and at least half of the bonus signals."))
+    #expect(text.contains("senior = every must-hit signal of its phases hit; staff = that, and every judgment signal; bonus signals move no level."))
     #expect(text.contains("[must-hit] Must 4b 1: what a senior answer says in 4b."))
+    #expect(text.contains("[judgment] Judgment 4b 1: the choice a staff answer commits to in 4b, and its cost."))
+    let key = try #require(text.range(of: "The key (read it once you have answered every phase out loud)"))
+    let firstSignal = try #require(text.range(of: "Must 1 1"))
+    let lastPrompt = try #require(text.range(of: "Ask about staff: ship it."))
+    #expect(firstSignal.lowerBound > key.lowerBound, "no signal is shown before every phase's prompts")
+    #expect(lastPrompt.lowerBound < key.lowerBound)
     #expect(text.contains("[bonus]    Bonus 5 2:"))
     #expect(!text.contains("Must 4a 1"), "the other option is not run")
     #expect(text.contains("Pushback: \"Pushback"))
@@ -129,8 +141,11 @@ struct DrillRoundRunTests {
   }
 
   /// Marks for one run with seed 1 (deep dive 4b): phases 1, 2, 3, 4b and 5, then communication.
+  /// Each phase: two must-hit, one judgment, two bonus; communication: two must-hit, one
+  /// judgment, one bonus.
   static let marks: [[String]] = [
-    ["y", "y", "y", "n"], ["y", "n", "y", "y"], ["y", "y", "n", "n"], ["y", "y", "y", "y"], ["y", "y", "n", "y"], ["y", "y", "n"],
+    ["y", "y", "y", "n", "n"], ["y", "n", "y", "y", "y"], ["y", "y", "y", "y", "y"], ["y", "y", "n", "y", "y"],
+    ["y", "y", "y", "y", "n"], ["y", "y", "n", "y"],
   ]
 
   @Test("on a terminal each signal is marked, the levels follow, and every missed one is a review card due today")
@@ -163,10 +178,10 @@ struct DrillRoundRunTests {
     #expect(attempt.deepDive == "4b" && attempt.seed == 1)
     #expect(
       attempt.levels == [
-        "Requirements": "staff", "Design": "below senior", "Deep dive": "staff", "Shipping": "staff", "Communication": "senior",
+        "Requirements": "staff", "Design": "below senior", "Deep dive": "senior", "Shipping": "staff", "Communication": "senior",
       ])
     #expect(attempt.signals?["2/must-2-2"] == false && attempt.signals?["1/must-1-1"] == true)
-    #expect(attempt.signals?.count == 23, "five phases of four signals, and three of communication")
+    #expect(attempt.signals?.count == 29, "five phases of five signals, and four of communication")
     #expect(!attempt.passed)
     #expect(text.contains("6 missed signals are now cards in make review"))
 
@@ -174,8 +189,8 @@ struct DrillRoundRunTests {
       try DrillFixture.drills(workbook).drills, history: DrillHistory.read(root: workbook.root), root: workbook.root)
     #expect(
       cards.map(\.key).sorted() == [
-        "drill-chat/1/bonus-1-2", "drill-chat/2/must-2-2", "drill-chat/3/bonus-3-1", "drill-chat/3/bonus-3-2",
-        "drill-chat/5/bonus-5-1", "drill-chat/communication/drove-the-round",
+        "drill-chat/1/bonus-1-1", "drill-chat/1/bonus-1-2", "drill-chat/2/must-2-2", "drill-chat/4b/judgment-4b-1",
+        "drill-chat/5/bonus-5-2", "drill-chat/communication/decision-first",
       ])
     let store = RatingsStore(root: workbook.root)
     let plan = ReviewCommand.plan(
@@ -188,6 +203,40 @@ struct DrillRoundRunTests {
     #expect(
       NewQuestions.introduced(store.load(), on: start, calendar: utcCalendar()) == 0,
       "the drill's cards leave the day's new questions alone")
+  }
+
+  @Test("on a terminal without SEED= the deep dive is the candidate's pick, asked when the round gets there, and recorded without a seed")
+  func candidatePicks() throws {
+    let workbook = try ScratchWorkbook()
+    try RoundFixture.add(to: workbook)
+    let drill = try DrillFixture.drills(workbook).drill("chat")
+    let all = ["y", "y", "y", "y", "y"]
+    var input: [String] = []
+    for _ in 0..<3 { input += ["", "", ""] + all }
+    input += ["4c", "a"]
+    for _ in 0..<2 { input += ["", "", ""] + all }
+    input += ["y", "y", "y", "y"]
+    var output = ""
+    var clock = DrillFixture.date("2026-11-25T18:00:00Z")
+    let console = DrillCommand.Console(
+      interactive: true, readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output += $0 })
+    try DrillCommand.run(
+      drill, root: workbook.root, console: console,
+      now: {
+        clock += 60
+        return clock
+      }, calendar: utcCalendar(), seed: nil)
+    let text = DrillFixture.plain(output)
+    #expect(text.contains("4. Deep dive: your pick"), "the shape does not give the pick away")
+    #expect(text.contains("The deep dive is yours to pick when the round gets there, from 4a, 4b"))
+    #expect(text.contains("Your deep dive: which part of your design carries the most risk?"))
+    #expect(text.contains("one of a, b, please"), "4c is no option of this round")
+    #expect(text.contains("Phase 4 of 5: 4a. Deep dive: ordering"))
+    #expect(input.isEmpty)
+    let attempt = try #require(DrillHistory.read(root: workbook.root).last("chat"))
+    #expect(attempt.deepDive == "4a" && attempt.seed == nil)
+    #expect(attempt.signals?["4a/judgment-4a-1"] == true && attempt.signals?["4b/judgment-4b-1"] == nil)
+    #expect(attempt.levels?.values.allSatisfy { $0 == "staff" } == true)
   }
 
   @Test("an older history file is read as it is and written back with its scores, beside a round's attempt")
@@ -249,6 +298,15 @@ struct DrillRoundCheckTests {
     let problems = try report(text)
     #expect(problems.contains { $0.contains("phase 2 has 1 under `### Must-hit signals`; write at least 2") })
     #expect(problems.contains { $0.contains("phase 2, `### Must-hit signals`: “what a senior answer says in 2.…” has no cue") })
+  }
+
+  @Test("a phase without a judgment signal is named: its area could never reach staff")
+  func judgment() throws {
+    let text = RoundFixture.text().replacingOccurrences(
+      of: "### Judgment signals\n- **Judgment 3 1**: the choice a staff answer commits to in 3, and its cost.\n", with: "")
+    let problems = try report(text)
+    #expect(problems.contains { $0.contains("phase 3 has 0 under `### Judgment signals`; write at least 1") })
+    #expect(!problems.contains { $0.contains("Bonus signals") }, "bonus signals are optional")
   }
 
   @Test("communication is never shown by the timer, and each phase is scored by one row")

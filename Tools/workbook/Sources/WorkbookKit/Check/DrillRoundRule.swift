@@ -12,9 +12,15 @@ enum DrillRoundLimits {
   static let phases = 5
   /// Deep-dive options: the interviewer chooses one of two or three.
   static let options = 2...3
-  /// Per phase and for communication.
-  static let mustHit = 2
-  static let bonus = 1
+  /// Per phase and for communication: the least of each kind of signal. Every area needs a
+  /// judgment signal, or it could never reach staff; bonus signals are optional depth.
+  static func least(_ kind: DrillSignal.Kind) -> Int {
+    switch kind {
+    case .mustHit: 2
+    case .judgment: 1
+    case .bonus: 0
+    }
+  }
   /// The last phase's title starts so: build versus buy, boundaries, migration, rollout, SLOs, cost.
   static let staffPrefix = "Staff"
 }
@@ -83,10 +89,12 @@ extension Checker {
       }
       let label = DrillRound.phase(section)?.label ?? "communication"
       let parts = subsections(section.body)
-      for (name, least, mustHit) in [("Must-hit signals", DrillRoundLimits.mustHit, true), ("Bonus signals", DrillRoundLimits.bonus, false)] {
+      for kind in DrillSignal.Kind.allCases {
+        let name = kind.heading
+        let least = DrillRoundLimits.least(kind)
         let list = parts.first { $0.heading == name }?.body ?? ""
         let bullets = DrillRound.bullets(list)
-        let signals = DrillSignal.parse(list, phase: label, mustHit: mustHit)
+        let signals = DrillSignal.parse(list, phase: label, kind: kind)
         if signals.count < least {
           problem("\(place) has \(signals.count) under `### \(name)`; write at least \(least), each `- **Cue**: what the answer says`")
         }

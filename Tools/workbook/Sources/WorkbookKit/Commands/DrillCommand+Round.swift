@@ -2,25 +2,38 @@ import Foundation
 
 extension DrillCommand {
   /// Runs a drill written as a round: its shape, the introductions, each phase of this run (one deep
-  /// dive, chosen by `seed`) with its pushback question and its signals, communication, the
-  /// candidate's questions, then the rubric of levels and the red flags.
+  /// dive) with its pushback question and its signals, communication, the candidate's questions,
+  /// then the rubric of levels and the red flags.
+  ///
+  /// On a terminal without `seed` the deep dive is the candidate's pick, asked when the round gets
+  /// there: at staff level, choosing where to go deep is itself what is judged. `SEED=` picks it
+  /// instead, to repeat a round; without a terminal the day's seed picks it.
   ///
   /// On a terminal each phase is timed and the learner marks every signal `y` (hit) or `n`
   /// (missed); the levels follow from the marks, the attempt is saved, and each missed signal is
-  /// put in the review queue (`DrillSignalCards`). Without a terminal everything is printed and
-  /// nothing is recorded or waited for, so `make drill-chat </dev/null` ends at once.
+  /// put in the review queue (`DrillSignalCards`). Either way a phase's signals come only after
+  /// its answer: without a terminal every phase's prompts are printed first and the key (signals,
+  /// rubric, red flags) after them, nothing is recorded or waited for, and `make drill-chat
+  /// </dev/null` ends at once.
   static func runRound(
     _ round: DrillRound, drill: Drill, root: String, console: Console, now: () -> Date, calendar: Calendar,
-    seed: UInt64
+    seed: UInt64?
   ) throws {
     func say(_ text: String) { console.write(text + "\n") }
     func ask(_ text: String) -> String? {
       console.write(text)
       return console.readLine()
     }
-    let phases = round.phases(seed: seed)
-    let pushback = round.pushback(for: phases.count, seed: seed)
-    let chosen = phases.first { $0.option != nil }
+    let candidatePicks = seed == nil && console.interactive && !round.options.isEmpty
+    let drawSeed = seed ?? UInt64(max(0, Int(now().timeIntervalSince1970 / 86_400)))
+    var deepDive = candidatePicks ? nil : round.deepDive(seed: drawSeed)
+    /// The run's slots: every option has the same length, so the first stands in for the pick.
+    let phases = round.phases(deepDive: deepDive ?? round.options.first?.label)
+    let pushback = round.pushback(for: phases.count, seed: drawSeed)
+    let chosen = candidatePicks ? nil : phases.first { $0.option != nil }
+    func name(_ phase: DrillRound.Phase) -> String {
+      candidatePicks && phase.option != nil ? "\(phase.number). Deep dive: your pick" : "\(phase.label). \(phase.title)"
+    }
 
     say(Style.bold(round.title))
     say(round.intro)
@@ -28,15 +41,20 @@ extension DrillCommand {
     let width = phases.map { $0.label.count + $0.title.count + 2 }.max().map { max($0, 14) + 2 } ?? 16
     say("  \(padded("Introductions", width)) \(round.introductions.minutes) min")
     for phase in phases {
-      say("  \(padded("\(phase.label). \(phase.title)", width)) \(phase.minutes) min")
+      say("  \(padded(name(phase), width)) \(phase.minutes) min")
     }
     if let questions = round.questions { say("  \(padded("Your questions", width)) \(questions.minutes) min") }
+    let labels = round.options.map(\.label).joined(separator: ", ")
     if let chosen {
-      let labels = round.options.map(\.label).joined(separator: ", ")
       say(
         Style.dim(
-          "  Design: \(round.designMinutes) min. Deep dive today: \(chosen.label) of \(labels) (SEED=\(seed); "
+          "  Design: \(round.designMinutes) min. Deep dive today: \(chosen.label) of \(labels) (SEED=\(drawSeed); "
             + "make drill-\(drill.id) SEED=N picks another)."))
+    } else if candidatePicks {
+      say(
+        Style.dim(
+          "  Design: \(round.designMinutes) min. The deep dive is yours to pick when the round gets there, from \(labels) "
+            + "(make drill-\(drill.id) SEED=N has one picked for you)."))
     }
     say(Style.dim("  A pushback question closes each phase. Levels per area: " + levelRule))
 
@@ -60,7 +78,12 @@ extension DrillCommand {
     func mark(_ signals: [DrillSignal]) -> Bool {
       say(Style.bold("  Signals") + Style.dim(console.interactive ? " — mark each: y hit, n missed" : ""))
       for signal in signals {
-        let kind = signal.mustHit ? Style.yellow("[must-hit]") : Style.green("[bonus]   ")
+        let kind: String
+        switch signal.kind {
+        case .mustHit: kind = Style.yellow("[must-hit]")
+        case .judgment: kind = Style.green("[judgment]")
+        case .bonus: kind = Style.dim("[bonus]   ")
+        }
         say("  \(kind) \(Style.bold(signal.cue)): \(signal.text)")
         guard console.interactive else { continue }
         while true {
@@ -77,12 +100,31 @@ extension DrillCommand {
       }
       return true
     }
+    /// The candidate's deep dive, asked as an interviewer would; nil when the input ended.
+    func pick() -> DrillRound.Phase? {
+      say(Style.bold("\nYour deep dive") + ": which part of your design carries the most risk? Go deep on one.")
+      for option in round.options { say("  \(option.label). \(option.title)") }
+      let letters = round.options.compactMap(\.option).map(String.init)
+      while true {
+        guard let line = ask("  pick [\(letters.joined(separator: "/"))] ") else { return nil }
+        let text = line.trimmingCharacters(in: .whitespaces).lowercased()
+        if let option = round.options.first(where: { $0.label == text || $0.option.map(String.init) == text }) { return option }
+        say(Style.yellow("      one of \(letters.joined(separator: ", ")), please"))
+      }
+    }
     func abandon() {
       say(Style.yellow("\nInput ended before every signal was marked: nothing was recorded."))
       say(referenceDesign(drill, root: root))
     }
 
-    for (index, phase) in phases.enumerated() {
+    var ran: [DrillRound.Phase] = []
+    for (index, slot) in phases.enumerated() {
+      var phase = slot
+      if candidatePicks, slot.option != nil {
+        guard let picked = pick() else { return abandon() }
+        phase = picked
+        deepDive = picked.label
+      }
       say(Style.bold("\nPhase \(index + 1) of \(phases.count): \(phase.label). \(phase.title)") + " — \(phase.minutes) min")
       say(WalkthroughCommand.render(phase.prompts))
       guard timed(phase.minutes) else { return abandon() }
@@ -90,13 +132,28 @@ extension DrillCommand {
         say(Style.bold("  Pushback: ") + pushback[index])
         if console.interactive, ask(Style.dim("  Answer it out loud. [Enter] when you are done")) == nil { return abandon() }
       }
+      ran.append(phase)
+      guard console.interactive else { continue }
       guard mark(phase.signals) else { return abandon() }
     }
-    say(Style.bold("\nCommunication") + Style.dim(" (no timer shows it: mark what you did)"))
-    guard mark(round.communication) else { return abandon() }
+    if console.interactive {
+      say(Style.bold("\nCommunication") + Style.dim(" (no timer shows it: mark what you did)"))
+      guard mark(round.communication) else { return abandon() }
+    }
     if let questions = round.questions {
       say(Style.bold("\nYour questions") + " — \(questions.minutes) min")
       say(WalkthroughCommand.render(questions.text))
+    }
+    if !console.interactive {
+      // Read without a terminal, the round still keeps the key after the questions, so a reader
+      // answers each phase before seeing what it is marked on.
+      say(Style.bold("\nThe key") + Style.dim(" (read it once you have answered every phase out loud)"))
+      for phase in ran {
+        say(Style.bold("\n\(phase.label). \(phase.title)"))
+        _ = mark(phase.signals)
+      }
+      say(Style.bold("\nCommunication"))
+      _ = mark(round.communication)
     }
 
     say(Style.bold("\nRubric") + Style.dim(" (levels: below senior · senior · staff)"))
@@ -120,13 +177,13 @@ extension DrillCommand {
             + "mark each signal and get a level per area."))
       return
     }
-    let levels = round.levels(marks: marks, seed: seed)
+    let levels = round.levels(marks: marks, deepDive: deepDive)
     let date = now()
     let file = path(DrillHistory.relativePath, in: root)
     var (attempts, persist) = DrillHistory.load(file, now: date)
     let attempt = DrillHistory.Attempt(
       date: date, drill: drill.id, secondsPerPhase: seconds, levels: levels.mapValues(\.rawValue), signals: marks,
-      deepDive: chosen?.label, seed: seed)
+      deepDive: deepDive, seed: candidatePicks ? nil : drawSeed)
     attempts.append(attempt)
     if persist {
       do {
@@ -145,7 +202,7 @@ extension DrillCommand {
       case .senior: shown = text
       case .belowSenior: shown = Style.yellow(text)
       }
-      let signals = round.signals(of: area, seed: seed)
+      let signals = round.signals(of: area, deepDive: deepDive)
       let hit = signals.filter { marks[$0.id] == true }.count
       say("  \(padded(area.name, 28)) \(shown) \(Style.dim("\(hit) of \(signals.count) signals"))")
     }
@@ -170,5 +227,5 @@ extension DrillCommand {
 
   /// How the levels follow from the marks, said once at the start of a round.
   static let levelRule =
-    "senior = every must-hit signal of its phases hit; staff = that, and at least half of the bonus signals."
+    "senior = every must-hit signal of its phases hit; staff = that, and every judgment signal; bonus signals move no level."
 }

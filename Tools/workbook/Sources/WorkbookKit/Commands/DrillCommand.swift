@@ -16,15 +16,23 @@ import Foundation
 /// and its outline.
 struct DrillCommand: Command {
   static let name = "drill"
-  static let arguments = "[ID]"
+  static let arguments = "[ID] [--answers FILE]"
   static let summary = "list the design drills, or run one: ID is a chapter's number or chat, upload, analytics"
 
   /// The drill to run, as `DrillCatalog.normalized` spells it; nil lists them.
   let id: String?
+  /// `--answers FILE` (`make drill-chat ANSWERS=file`): score the answers written there instead of
+  /// running the round on a terminal.
+  let answers: String?
 
   init(_ arguments: [String]) throws {
-    let parsed = try Arguments(arguments, positionals: 0...1)
+    let parsed = try Arguments(arguments, options: ["--answers": "a file of answers (make drill-chat ANSWERS=answers.md)"], positionals: 0...1)
     id = parsed.positionals.first.map(DrillCatalog.normalized)
+    answers = parsed.options["--answers"]
+    if let answers, ["1", "yes", "true"].contains(answers.lowercased()) {
+      throw UsageError("ANSWERS= names a file of answers for a drill (ANSWERS=answers.md), not \(answers)")
+    }
+    if answers != nil && id == nil { throw UsageError("--answers needs a drill: make drill-chat ANSWERS=answers.md") }
   }
 
   func run() throws -> Bool {
@@ -36,6 +44,10 @@ struct DrillCommand: Command {
       return true
     }
     let seed = ProcessInfo.processInfo.environment["SEED"].flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+    if let answers {
+      try Self.score(drills.drill(id), answers: answers, console: .terminal(), seed: seed)
+      return true
+    }
     try Self.run(drills.drill(id), console: .terminal(), seed: seed)
     return true
   }
@@ -142,7 +154,6 @@ struct DrillCommand: Command {
   ) throws {
     let text = try TextFile.contents(path(drill.file, in: root), shown: drill.file)
     if let round = DrillRound.parse(text) {
-      let seed = seed ?? UInt64(max(0, Int(now().timeIntervalSince1970 / 86_400)))
       try runRound(round, drill: drill, root: root, console: console, now: now, calendar: calendar, seed: seed)
       return
     }

@@ -31,7 +31,8 @@ struct DrillHistory: Equatable {
     var levels: [String: String]?
     /// Each signal's mark, hit or missed, by `DrillSignal.id`, in an attempt at a round.
     var signals: [String: Bool]?
-    /// The deep dive the round ran (`4b`) and the seed that chose it.
+    /// The deep dive the round ran (`4b`) and the seed that chose it; no seed when the candidate
+    /// picked it.
     var deepDive: String?
     var seed: UInt64?
 

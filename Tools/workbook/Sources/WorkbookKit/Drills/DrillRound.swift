@@ -1,30 +1,46 @@
 import Foundation
 
 /// One thing an interviewer listens for in a phase, written `- **Cue**: what the answer says`
-/// under `### Must-hit signals` or `### Bonus signals`. After the phase the learner marks it hit
-/// or missed; a missed one becomes a review card (`DrillSignalCards`).
+/// under `### Must-hit signals`, `### Judgment signals` or `### Bonus signals`. After the phase the
+/// learner marks it hit or missed; a missed one becomes a review card (`DrillSignalCards`).
 struct DrillSignal: Equatable {
+  /// What a signal decides. A must-hit signal is what a senior answer cannot do without; a judgment
+  /// signal is a staff behaviour (a choice committed to under the stated constraints, its cost,
+  /// what would flip it); a bonus signal is depth that is worth saying but decides no level, so
+  /// completeness alone never makes staff.
+  enum Kind: String, CaseIterable {
+    case mustHit = "Must-hit signals"
+    case judgment = "Judgment signals"
+    case bonus = "Bonus signals"
+
+    /// The list's heading in a drill, `### Judgment signals`.
+    var heading: String { rawValue }
+  }
+
   /// The phase's label (`1`, `4b`) or `communication`.
   let phase: String
   /// The bold words that name the signal: short enough to mark at a glance.
   let cue: String
   /// The rest of the bullet: what an answer that hits it says.
   let text: String
-  /// A must-hit signal missed keeps the area below senior; bonus signals make the staff level.
-  let mustHit: Bool
+  let kind: Kind
 
-  /// Stable within a drill while the cue stays the same: `4a/two-orders-kept-apart`.
+  /// A must-hit signal missed keeps the area below senior.
+  var mustHit: Bool { kind == .mustHit }
+
+  /// Stable within a drill while the cue stays the same, whichever list holds it:
+  /// `4a/two-orders-kept-apart`.
   var id: String { "\(phase)/\(QuestionKey.slug(cue))" }
 
   /// The signals of one `### … signals` list; a bullet without a bold cue is left out, and `workbook
   /// check` reports it.
-  static func parse(_ list: String, phase: String, mustHit: Bool) -> [DrillSignal] {
+  static func parse(_ list: String, phase: String, kind: Kind) -> [DrillSignal] {
     DrillRound.bullets(list).compactMap { bullet in
       guard bullet.hasPrefix("**"), let end = bullet.range(of: "**:", range: bullet.index(bullet.startIndex, offsetBy: 2)..<bullet.endIndex)
       else { return nil }
       let cue = String(bullet[bullet.index(bullet.startIndex, offsetBy: 2)..<end.lowerBound])
       let text = bullet[end.upperBound...].trimmingCharacters(in: .whitespaces)
-      return DrillSignal(phase: phase, cue: cue, text: text, mustHit: mustHit)
+      return DrillSignal(phase: phase, cue: cue, text: text, kind: kind)
     }
   }
 }
@@ -35,15 +51,15 @@ enum DrillLevel: String, Codable, CaseIterable, Comparable {
   case senior
   case staff
 
-  /// Senior when every must-hit signal was hit; staff when, besides, at least half of the bonus
-  /// signals were (rounded up). A staff answer is a senior answer plus what it adds, so missing a
-  /// must-hit signal is below senior however many bonus signals were hit.
+  /// Senior when every must-hit signal was hit; staff when, besides, every judgment signal of the
+  /// area was. Bonus signals never move the level: an answer that is complete but commits to
+  /// nothing under the scenario's constraints stays senior, and missing a must-hit signal is below
+  /// senior whatever else was hit. An area with no judgment signal cannot reach staff.
   static func of(_ signals: [DrillSignal], marks: [String: Bool]) -> DrillLevel {
-    let must = signals.filter(\.mustHit)
-    guard must.allSatisfy({ marks[$0.id] == true }) else { return .belowSenior }
-    let bonus = signals.filter { !$0.mustHit }
-    let hit = bonus.filter { marks[$0.id] == true }.count
-    return hit * 2 >= bonus.count ? .staff : .senior
+    func hit(_ signal: DrillSignal) -> Bool { marks[signal.id] == true }
+    guard signals.filter(\.mustHit).allSatisfy(hit) else { return .belowSenior }
+    let judgment = signals.filter { $0.kind == .judgment }
+    return !judgment.isEmpty && judgment.allSatisfy(hit) ? .staff : .senior
   }
 
   static func < (a: DrillLevel, b: DrillLevel) -> Bool {
@@ -53,7 +69,7 @@ enum DrillLevel: String, Codable, CaseIterable, Comparable {
 
 /// A drill written as a real round (the format CONTRIBUTING.md describes): introductions and the
 /// candidate's questions timed apart from the design, numbered design phases whose deep dive is
-/// one of two or three options (`## 4a.`, `## 4b.`), must-hit and bonus signals per phase, a
+/// one of two or three options (`## 4a.`, `## 4b.`), must-hit, judgment and bonus signals per phase, a
 /// `## Communication` section of signals, a `## Pushback` bank, and a rubric of levels.
 struct DrillRound {
   struct Timed {
@@ -143,12 +159,12 @@ struct DrillRound {
       line: section.line)
   }
 
-  /// The must-hit, then the bonus signals under a section's `###` lists.
+  /// The must-hit, the judgment, then the bonus signals under a section's `###` lists.
   static func signals(of body: String, phase: String) -> [DrillSignal] {
     let parts = subsections(body)
-    func list(_ name: String) -> String { parts.first { $0.heading == name }?.body ?? "" }
-    return DrillSignal.parse(list("Must-hit signals"), phase: phase, mustHit: true)
-      + DrillSignal.parse(list("Bonus signals"), phase: phase, mustHit: false)
+    return DrillSignal.Kind.allCases.flatMap { kind in
+      DrillSignal.parse(parts.first { $0.heading == kind.heading }?.body ?? "", phase: phase, kind: kind)
+    }
   }
 
   /// The items of a Markdown list, each with its continuation lines joined.
@@ -186,9 +202,18 @@ struct DrillRound {
   /// The phases run with `seed`: every phase without a letter, and one option of the deep dive,
   /// as an interviewer picks one from what the candidate's design makes interesting.
   func phases(seed: UInt64) -> [Phase] {
+    phases(deepDive: deepDive(seed: seed))
+  }
+
+  /// The deep-dive option `seed` picks (`4b`); nil for a round without options.
+  func deepDive(seed: UInt64) -> String? {
     let options = self.options
-    let chosen = options.isEmpty ? nil : options[Int(seed % UInt64(options.count))].label
-    return phases.filter { $0.option == nil || $0.label == chosen }
+    return options.isEmpty ? nil : options[Int(seed % UInt64(options.count))].label
+  }
+
+  /// The phases run when the deep dive is `deepDive` (`4a`), whoever picked it.
+  func phases(deepDive: String?) -> [Phase] {
+    phases.filter { $0.option == nil || $0.label == deepDive }
   }
 
   /// The design's minutes with one deep dive (options share their length; `workbook check` says so).
@@ -211,13 +236,23 @@ struct DrillRound {
 
   /// The signals an area is marked from in a run with `seed`.
   func signals(of area: Area, seed: UInt64) -> [DrillSignal] {
+    signals(of: area, deepDive: deepDive(seed: seed))
+  }
+
+  /// The signals an area is marked from in a run whose deep dive is `deepDive`.
+  func signals(of area: Area, deepDive: String?) -> [DrillSignal] {
     if area.isCommunication { return communication }
-    return phases(seed: seed).filter { area.phases.contains($0.number) }.flatMap(\.signals)
+    return phases(deepDive: deepDive).filter { area.phases.contains($0.number) }.flatMap(\.signals)
   }
 
   /// Each area's level from the learner's marks.
   func levels(marks: [String: Bool], seed: UInt64) -> [String: DrillLevel] {
-    Dictionary(uniqueKeysWithValues: areas.map { ($0.name, DrillLevel.of(signals(of: $0, seed: seed), marks: marks)) })
+    levels(marks: marks, deepDive: deepDive(seed: seed))
+  }
+
+  /// Each area's level from the marks of a run whose deep dive is `deepDive`.
+  func levels(marks: [String: Bool], deepDive: String?) -> [String: DrillLevel] {
+    Dictionary(uniqueKeysWithValues: areas.map { ($0.name, DrillLevel.of(signals(of: $0, deepDive: deepDive), marks: marks)) })
   }
 
   /// Every signal of the drill, deep-dive options and communication included, by id.

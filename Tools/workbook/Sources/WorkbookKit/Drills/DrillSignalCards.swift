@@ -18,7 +18,12 @@ enum DrillSignalCards {
     let phase = round.phases.first { $0.label == signal.phase }
     let place = phase.map { "phase \($0.label), \($0.title)" } ?? "communication"
     let heading = "\(drill.title) (\(place)): \(signal.cue). What does an answer that hits this say?"
-    let level = signal.mustHit ? "Must-hit (senior)" : "Bonus (staff)"
+    let level: String
+    switch signal.kind {
+    case .mustHit: level = "Must-hit (senior)"
+    case .judgment: level = "Judgment (staff)"
+    case .bonus: level = "Bonus (depth, no level)"
+    }
     let answer = "\(level). \(signal.text)"
     return InterviewQuestion(
       chapter: drill.chapter ?? 0, chapterTitle: "Drill: \(drill.title)", heading: heading, body: answer,
