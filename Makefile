@@ -100,7 +100,7 @@ chapter-%: $(WORKBOOK) ## build and grade your code for chapter N (N = {chapters
 
 # `make hint-N` builds nothing: it reads what the last `make chapter-N` found, with the REFERENCE=
 # that grading used (a REFERENCE= given here only gets a note when it differs).
-hint-%: $(WORKBOOK) ## the hint for the first exercise that failed in your last make chapter-N (builds nothing)
+hint-%: $(WORKBOOK) ## the next tier of the hint for your last make chapter-N's first failure (builds nothing)
 ##      EXERCISE=E          the hint for exercise E
 	@$(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
 
