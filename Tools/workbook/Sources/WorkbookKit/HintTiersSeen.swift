@@ -27,7 +27,7 @@ struct HintTiersSeen: Equatable {
 
   func save(_ chapter: Chapter, root: String = ".") {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(seen) else { return }
     try? FileManager.default.createDirectory(atPath: WorkbookKit.path(".build/grade", in: root), withIntermediateDirectories: true)
     try? data.write(to: URL(fileURLWithPath: Self.path(chapter, root: root)), options: .atomic)

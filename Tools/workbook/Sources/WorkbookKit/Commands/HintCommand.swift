@@ -78,7 +78,7 @@ struct HintCommand: Command {
     // Each ask shows the next tier of this failure's hint, and after the last the whole section.
     var seen = HintTiersSeen.load(chapter, root: root)
     let shown = seen.tiers(of: ladder.key)
-    let about = next.notStarted ? "your start" : failures.first.map { "`\(testName($0.name))`" } ?? "this exercise"
+    let about = next.notStarted ? "getting started" : failures.first.map { "`\(testName($0.name))`" } ?? "this exercise"
     guard shown < ladder.tiers.count else {
       say(Style.bold("Hint for exercise \(next.number), \(next.title)") + Style.dim(" (all of it: you have seen every tier for \(about))") + ":\n")
       say((try? hint(for: next.number, chapter, root: root)) ?? ladder.tiers.joined(separator: "\n\n"))
