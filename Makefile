@@ -100,7 +100,7 @@ chapter-%: $(WORKBOOK) ## build and grade your code for chapter N (N = {chapters
 
 # `make hint-N` builds nothing: it reads what the last `make chapter-N` found, with the REFERENCE=
 # that grading used (a REFERENCE= given here only gets a note when it differs).
-hint-%: $(WORKBOOK) ## the hint for the first exercise that failed in your last make chapter-N (builds nothing)
+hint-%: $(WORKBOOK) ## the next tier of the hint for your last make chapter-N's first failure (builds nothing)
 ##      EXERCISE=E          the hint for exercise E
 	@$(WORKBOOK) hint $* $(if $(EXERCISE),--exercise $(EXERCISE)) $(if $(REFERENCE),--reference $(REFERENCE))
 
@@ -284,10 +284,11 @@ check: $(WORKBOOK) ## the workbook's own rules: titles, suites, hints, given fil
 fingerprints: $(WORKBOOK) ## after editing a starter: rewrite Chapters/*/starter.fingerprints (make check asks)
 	@$(WORKBOOK) fingerprint
 
-mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by a test
+mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by a test (its recorded killers first)
 ##      CHAPTER=N           one chapter's mutants
 ##      MUTANTS=40,41       only these (the number each file name starts with)
-	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER) $(if $(MUTANTS),--only $(MUTANTS))
+##      WHOLE=1             the whole suite for every mutant, to record every test that kills it
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER) $(if $(MUTANTS),--only $(MUTANTS)) $(if $(filter 1 yes true,$(WHOLE)),--whole-suite)
 
 variants: $(WORKBOOK) ## every other correct solution in Chapters/*/variants passes every test
 ##      CHAPTER=N           one chapter's variants

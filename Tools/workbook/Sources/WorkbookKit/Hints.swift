@@ -16,10 +16,19 @@ func testName(_ name: String) -> String {
 /// 4. the first paragraph that neither names a passing test nor speaks of one (a part that works
 ///    needs no nudge: a paragraph about eviction is no help when eviction passes and the TTL fails);
 /// 5. the first, the plan.
+///
+/// The last step (`isLastStep`), which gives the solution away, is never the paragraph: it is the
+/// last tier of every failure's hint (`HintLadder`), shown only when asked for.
+///
+/// A failing cost test (`costTests`: a `…CostTests` suite's, about the work the code does) gets the
+/// paragraph that names it, else one that names another cost test of the exercise, else one that
+/// speaks of cost; with none, `costQuestion`. Words shared with a behaviour paragraph are no match:
+/// a test counting writes is not answered by the paragraph on what to write.
 func hintParagraph(
-  _ hint: String, notStarted: Bool = false, failing: String?, failingNames: Set<String>, testNames: Set<String>
+  _ hint: String, notStarted: Bool = false, failing: String?, failingNames: Set<String>, testNames: Set<String>,
+  costTests: Set<String> = []
 ) -> String {
-  let paragraphs = hintParagraphs(hint)
+  let paragraphs = hintParagraphs(hint).filter { !isLastStep($0) }
   if notStarted { return firstParagraph(hint) }
   func tests(namedIn paragraph: String) -> Set<String> {
     let quoted = paragraph.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
@@ -27,6 +36,12 @@ func hintParagraph(
   }
   if let failing, let paragraph = paragraphs.first(where: { tests(namedIn: $0).contains(failing) }) {
     return paragraph
+  }
+  if let failing, costTests.contains(failing) {
+    let costWords = ["cost", "constant time", "grows", "how many", "how often"]
+    return paragraphs.first { !tests(namedIn: $0).isDisjoint(with: costTests) }
+      ?? paragraphs.first { paragraph in costWords.contains { paragraph.lowercased().contains($0) } }
+      ?? costQuestion
   }
   if let paragraph = paragraphs.first(where: { !tests(namedIn: $0).isDisjoint(with: failingNames) }) {
     return paragraph
@@ -47,6 +62,13 @@ func hintParagraph(
   }
   return free ?? firstParagraph(hint)
 }
+
+/// The hint under a failing cost test when the exercise's hint speaks of no cost.
+let costQuestion = """
+  This test counts the work your code does (writes, copies, comparisons, requests) as the input \
+  grows, not only what it returns. What does your code do once per element, or once per call, \
+  that it could do once in all?
+  """
 
 /// Words too common in test names to say what a test is about.
 private let commonWords: Set<String> = [

@@ -53,7 +53,7 @@ struct HintFromGradingTests {
     let text = Self.shown(chapter, workbook)
     #expect(Date().timeIntervalSince(start) < 2, "target: under 2 s")
     #expect(text.contains("REFERENCE=3,4"), "it says which configuration the results are from")
-    #expect(text.contains("Hint for exercise 2, Two counters:"))
+    #expect(text.contains("Hint for exercise 2, Two counters ("))
     #expect(text.contains("Use two counters from exercise 1."))
     #expect(!text.contains("not REFERENCE"), "no REFERENCE= given now: nothing to compare")
 

@@ -271,11 +271,36 @@ struct GradeCommand: Command {
   static func shownHint(
     _ exercise: ExerciseResult, _ chapter: Chapter, failures: [TestCase], order: [String: Int], root: String = "."
   ) -> String? {
+    hintLadder(exercise, chapter, failures: failures, order: order, root: root)?.paragraph
+  }
+
+  /// The tiers of the hint for `exercise`'s first failure (`orderedFailures`), from a question to
+  /// the last step (`HintLadder`), around the paragraph `hintParagraph` picks. Nil when `hints.md`
+  /// has no section for it.
+  static func hintLadder(
+    _ exercise: ExerciseResult, _ chapter: Chapter, failures: [TestCase], order: [String: Int], root: String = "."
+  ) -> HintLadder? {
     guard let hint = try? HintCommand.hint(for: exercise.number, chapter, root: root) else { return nil }
     let tests = Set(order.keys.map { testName($0.split(separator: ".").last.map(String.init) ?? $0) })
-    return hintParagraph(
-      hint, notStarted: exercise.notStarted, failing: failures.first.map { testName($0.name) },
-      failingNames: Set(failures.map { testName($0.name) }), testNames: tests)
+    let costTests = Set(
+      order.keys.filter { ($0.split(separator: ".").first ?? "").hasSuffix("CostTests") }
+        .map { testName($0.split(separator: ".").last.map(String.init) ?? $0) })
+    let failing = failures.first.map { testName($0.name) }
+    let paragraph = hintParagraph(
+      hint, notStarted: exercise.notStarted, failing: failing, failingNames: Set(failures.map { testName($0.name) }),
+      testNames: tests, costTests: costTests)
+    let key = "\(exercise.number)/" + (exercise.notStarted ? "plan" : failing ?? "plan")
+    return HintLadder(key: key, section: hint, paragraph: paragraph)
+  }
+
+  /// The tier of `ladder` to print under a failure, recorded as seen: the next one each time the
+  /// same test fails again, never the last step (`make hint-N` shows that when asked).
+  static func gradingTier(_ ladder: HintLadder, _ chapter: Chapter, root: String = ".") -> Int {
+    var seen = HintTiersSeen.load(chapter, root: root)
+    let tier = ladder.tierForGrading(seen: seen.tiers(of: ladder.key))
+    seen.saw(tier, of: ladder.key)
+    seen.save(chapter, root: root)
+    return tier
   }
 
   static func printNextStep(_ result: ChapterResult, _ chapter: Chapter, showHint: Bool, focus: Int? = nil) {
@@ -316,9 +341,11 @@ struct GradeCommand: Command {
         print(explain(line))
       }
     }
-    if showHint, let paragraph = shownHint(next, chapter, failures: failures, order: order) {
-      print(Style.bold("  Hint") + Style.dim(" (more with `make hint-\(chapter.number) EXERCISE=\(next.number)`)") + ":")
-      print(indent(paragraph, "    "))
+    if showHint, let ladder = hintLadder(next, chapter, failures: failures, order: order) {
+      let tier = gradingTier(ladder, chapter)
+      let more = tier < ladder.tiers.count ? "; the next with `make hint-\(chapter.number) EXERCISE=\(next.number)`" : ""
+      print(Style.bold("  Hint") + Style.dim(" (\(tier) of \(ladder.tiers.count)\(more))") + ":")
+      print(indent(ladder.tiers[tier - 1], "    "))
     }
     if unsolved.count > 1 {
       let others = unsolved.filter { $0.number != next.number }.map { String($0.number) }.joined(separator: ", ")

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `make hint-N`: the hint for the first exercise that did not pass in the chapter's last grading.
+/// `make hint-N`: the hint for the first exercise that did not pass in the chapter's last grading,
+/// one tier more each time it is asked (`HintLadder`): the grader itself never shows the last step.
 ///
 /// It builds nothing: it reads the results `make chapter-N` saved (`Summary`), so it answers at
 /// once and with the reference answers that grading used (`REFERENCE=`), whatever this command is
@@ -33,8 +34,8 @@ struct HintCommand: Command {
     return true
   }
 
-  /// Prints the hint the last grading of `chapter` calls for (all of it: `make chapter-N` shows
-  /// the paragraph that fits the failure) to `say`.
+  /// Prints the hint the last grading of `chapter` calls for to `say`: the next tier of its first
+  /// failure's hint (`HintLadder`) than the learner has seen, under `make chapter-N` or here.
   static func show(_ chapter: Chapter, focus: Int?, reference: Set<Int>?, root: String = ".", say: (String) -> Void) {
     let grade = "make chapter-\(chapter.number)"
     guard let result = Summary.load(chapter, root: root) else {
@@ -68,12 +69,33 @@ struct HintCommand: Command {
       say("Every exercise of chapter \(chapter.number) passed: no hint needed.")
       return
     }
-    say(Style.bold("Hint for exercise \(next.number), \(next.title):") + "\n")
-    do {
-      say(try hint(for: next.number, chapter, root: root))
-    } catch {
-      say("\(error)")
+    let order = declarationOrder(chapter, root: root)
+    let failures = GradeCommand.orderedFailures(next, order: order)
+    guard let ladder = GradeCommand.hintLadder(next, chapter, failures: failures, order: order, root: root) else {
+      say("\(chapter.hintsPath) has no hint for exercise \(next.number)")
+      return
     }
+    // Each ask shows the next tier of this failure's hint, and after the last the whole section.
+    var seen = HintTiersSeen.load(chapter, root: root)
+    let shown = seen.tiers(of: ladder.key)
+    let about = next.notStarted ? "getting started" : failures.first.map { "`\(testName($0.name))`" } ?? "this exercise"
+    guard shown < ladder.tiers.count else {
+      say(Style.bold("Hint for exercise \(next.number), \(next.title)") + Style.dim(" (all of it: you have seen every tier for \(about))") + ":\n")
+      say((try? hint(for: next.number, chapter, root: root)) ?? ladder.tiers.joined(separator: "\n\n"))
+      return
+    }
+    let tier = shown + 1
+    seen.saw(tier, of: ladder.key)
+    seen.save(chapter, root: root)
+    let last = tier == ladder.tiers.count && ladder.endsWithLastStep ? ", the last step" : ""
+    say(Style.bold("Hint for exercise \(next.number), \(next.title)") + Style.dim(" (\(tier) of \(ladder.tiers.count)\(last), for \(about))") + ":\n")
+    say(ladder.tiers[tier - 1])
+    let again = "`make hint-\(chapter.number)\(focus.map { " EXERCISE=\($0)" } ?? "")`"
+    say(
+      Style.dim(
+        tier < ladder.tiers.count
+          ? "\nStill stuck? \(again) again shows the next tier."
+          : "\nThat was the last tier; \(again) again shows the whole hint of exercise \(next.number)."))
   }
 
   /// The whole hint for exercise `number`: the body of its `## N. Title` section in `hints.md`.
