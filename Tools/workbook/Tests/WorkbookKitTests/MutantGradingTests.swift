@@ -75,4 +75,10 @@ struct MutantGradingTests {
     #expect(calls.allSatisfy { $0.hasPrefix("test --skip-build") }, "calls: \(calls)")
     #expect(calls.first?.contains("--filter") == false, "calls: \(calls)")
   }
+
+  @Test("only Swift Testing's count of 0 tests says a filtered run ran none, not XCTest's note")
+  func aRunOfNoTestIsSwiftTestingsZero() {
+    #expect(Grader.ranNoTest("warning: No matching test cases were run\n✔ Test run with 0 tests in 0 suites passed after 0.001 seconds."))
+    #expect(!Grader.ranNoTest("warning: No matching test cases were run\n✘ Test run with 2 tests in 1 suite failed after 0.1 seconds with 2 issues."))
+  }
 }
