@@ -301,7 +301,8 @@ struct Exercise5_FeedViewModelTests {
     await refresh.value
     #expect(
       !model.state.isLoading && model.state.error == nil && model.posts.first?.id == "p0",
-      "once the refresh's page has arrived the refresh ends the loading, with its first page on top: state is \(Self.kind(of: model.state)), first post \(model.posts.first?.id ?? "none")")
+      "once the refresh's page has arrived the refresh ends the loading, with its first page on top: state is \(Self.kind(of: model.state)), first post \(model.posts.first?.id ?? "none")"
+    )
   }
 
   /// The kind of a state and how many posts it holds, for a failure message that fits on a line.
