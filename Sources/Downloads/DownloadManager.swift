@@ -34,7 +34,8 @@ public actor DownloadManager {
   /// transfer of `url` is running, this call joins it and gets its file, and its `destination` is
   /// ignored (nothing is written there). Cancelling the calling task makes this call throw
   /// `CancellationError` at once; the transfer is cancelled only when every joiner has gone. A
-  /// caller whose task is cancelled before it calls throws at once and leaves no transfer running.
+  /// caller whose task is cancelled before it calls throws at once and changes nothing: it starts
+  /// no transfer and, with a scheduler, raises no running transfer's priority.
   ///
   /// A transfer whose callers have all gone is forgotten at once, not when its cancelled task has
   /// wound down: `activeTransfers` and `joiners(of:)` stop counting it, and the next call of the

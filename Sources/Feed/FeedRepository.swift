@@ -90,4 +90,9 @@ public actor FeedRepository {
 
   /// The cursor of the next page, nil before the first page or after the last.
   public var cursor: String? { nextCursor }
+
+  /// The posts and the cursor of the next page, read together: what a save writes. Read as
+  /// `posts` and then `cursor`, they are two calls to this actor, and a page applied between them
+  /// pairs the posts with a cursor past posts they do not hold.
+  public var contents: FeedPage { FeedPage(posts: posts, nextCursor: nextCursor) }
 }

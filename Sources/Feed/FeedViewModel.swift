@@ -75,8 +75,10 @@ public final class FeedViewModel {
   /// prefetchDistance` (with 20 posts and 5, rows 15–19; row 14 loads nothing). The window moves
   /// first, as if the row that appeared were the last one visible (`index..<index + 1`), so the
   /// images of the `lookahead` posts below it are prefetched. A next page that arrives shows the
-  /// feed's posts as `.loaded` (whether it also clears `message` is your choice); a failed one
-  /// keeps the posts and the state as they were and sets `message`; either way `status` is the
+  /// feed's posts as `.loaded` (whether it also clears `message` is your choice), except while a
+  /// refresh or the launch is still loading: then they show as `.loading(previous:)`, and the
+  /// refresh ends the loading when its own page lands. A failed one keeps the posts and the
+  /// state as they were and sets `message`; either way `status` is the
   /// feed's afterwards (offline when the page failed offline). While one next page is in flight
   /// (`isLoadingMore`), another call only moves the window and returns at once: it sends no
   /// request and does not wait for the page in flight. `isLoadingMore` is false again when the

@@ -158,6 +158,46 @@ struct Exercise8_PriorityJoinTests {
     }
   }
 
+  @Test("a caller already cancelled when it calls throws at once: it raises no priority and starts no transfer")
+  func aCancelledCallerChangesNothing() async throws {
+    try await withTemporaryDirectory("downloads") { directory in
+      let (_, scheduler, manager) = Self.recorded("song.bin", in: directory)
+      let callers = Callers()
+      let url = Self.url("song.bin")
+      let prefetch = callers.start(manager, "song.bin", priority: .low)
+      let job = try await Self.submittedJob(scheduler, for: callers)
+      // A tap whose task is cancelled before it calls, at a higher priority than the prefetch's.
+      let tap = Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        return try await manager.download(url, priority: .high)
+      }
+      await #expect(throws: CancellationError.self, "a caller already cancelled gets CancellationError") { try await tap.value }
+      await settle()
+      let priority = await manager.priority(of: url)
+      let requests = await scheduler.priorityRequests
+      #expect(
+        priority == .low && requests.isEmpty,
+        "a caller cancelled before it called never waits for the file, so it must not raise the transfer the others wait for (the priority never goes down again): the transfer runs at \(String(describing: priority)), not .low, and the scheduler was sent \(requests)"
+      )
+      // Alone: a cancelled caller of a file nobody fetches must not put a job in the queue.
+      let alone = Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        return try await manager.download(Self.url("other.bin"), priority: .high)
+      }
+      await #expect(throws: CancellationError.self, "a caller already cancelled gets CancellationError") { try await alone.value }
+      await settle()
+      let submitted = await scheduler.submissions.map(\.priority)
+      #expect(
+        submitted == [.low],
+        "a caller cancelled before it called starts no transfer: only the prefetch's job should have reached the scheduler, which was handed jobs at \(submitted)"
+      )
+      #expect(await manager.activeTransfers == 1, "only the prefetch's transfer runs")
+      await scheduler.run(job.id)
+      try #require(await callers.allEnded(), "the prefetch should get the file once its job has run")
+      _ = try await prefetch.value
+    }
+  }
+
   @Test("a transfer's priority only goes up: a later, lower caller changes nothing")
   func priorityOnlyGoesUp() async throws {
     try await withTemporaryDirectory("downloads") { directory in

@@ -486,6 +486,44 @@ struct Exercise2_OfflineFeedTests {
     )
   }
 
+  /// Steps another row's next page in after each job of the feed in turn, while the feed loads
+  /// and saves its own next page: at every moment the feed gives its actor up, a page can land.
+  /// Every save must pair its posts with their own cursor, or the next launch restores the posts
+  /// and asks for the page after one it never saved.
+  @Test("a page lands while the feed is saved: the save's cursor is the one after its last post")
+  func aSaveReadsThePostsAndTheirCursorInOneStep() async throws {
+    var moment = 1
+    while true {
+      let intruder = Intruder(at: moment)
+      let repository = FeedRepository(api: ScriptedFeedAPI(postCount: 100), pageSize: 10)
+      let persistence = SlowPersistence(saved: nil)
+      let feed = OfflineFeed(repository: repository, persistence: persistence, afterJob: intruder.afterUnlock)
+      try await feed.refresh()
+      intruder.arm {
+        // Another caller's next page, applied to the repository between two of the feed's jobs.
+        // Its task is queued behind the feed's read of the repository if one is queued already.
+        let applied = DispatchSemaphore(value: 0)
+        Task(priority: .background) {
+          _ = try? await repository.loadNextPage()
+          applied.signal()
+        }
+        applied.wait()
+      }
+      try await feed.loadNextPage()
+      intruder.disarm()
+      #expect(!intruder.gotStuck, "the other page could not land after the feed's job \(moment): it waited for the feed")
+      for save in await persistence.saves {
+        let expected = save.posts.last.map { "after:\($0.id)" }
+        #expect(
+          save.nextCursor == expected,
+          "with another page applied after the feed's job \(moment), a save held \(save.posts.count) posts ending at \(save.posts.last?.id ?? "none") and the cursor \(save.nextCursor ?? "nil"), not \(expected ?? "nil"): the posts and the cursor were read in two calls to the repository, and the page landed between them (read both in one call, `repository.contents`), so the next launch skips the posts in between"
+        )
+      }
+      if !intruder.intruded { break }
+      moment += 1
+    }
+  }
+
   @Test func aFailedSaveDoesNotFailThePage() async throws {
     let disk = FullDisk()
     let feed = OfflineFeed(repository: FeedRepository(api: ScriptedFeedAPI(postCount: 60), pageSize: 20), persistence: disk)

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCache
+import Networking
 import Testing
 import WorkbookTesting
 
@@ -271,6 +272,47 @@ struct Exercise5_FeedViewModelTests {
       window == rows[4..<7].compactMap(\.imageUrl),
       "row 3 appeared: the 3 posts below it (rows 4–6) are the window to prefetch; prefetching \(window.map(\.lastPathComponent))")
     await images.prefetcher.stop()
+  }
+
+  @Test("a next page that lands during a pull-to-refresh leaves the refresh's loading state to the refresh")
+  func aNextPageDuringARefreshKeepsItLoading() async throws {
+    let directory = try TemporaryDirectory("feed")
+    defer { directory.remove() }
+    let api = ScriptedFeedAPI(postCount: 60)
+    let model = try await model(api, directory: directory)
+    await model.onAppear()
+    try #require(model.posts.count == 20, "the first page should show 20 posts")
+    let last = model.posts[19]
+    // The refresh's first page waits at a gate; the next page answers at once.
+    let refreshPage = Gate()
+    api.holdPage(cursor: nil, at: refreshPage)
+    let refresh = Task { await model.refresh() }
+    let refreshing = await refreshPage.arrivals(1)
+    try #require(refreshing && model.state.isLoading, "the refresh should be in flight, loading; state is \(Self.kind(of: model.state))")
+    await model.rowAppeared(last)
+    #expect(
+      api.pageRequests.contains("after:p19"),
+      "the last row appeared: the next page should be asked for, refresh or not; asked for \(api.pageRequests)")
+    #expect(
+      model.state.isLoading,
+      "the next page landed while the refresh's first page is still coming: the page may show, but the state stays loading until the refresh ends it (the spinner must not stop early); state is \(Self.kind(of: model.state))"
+    )
+    refreshPage.open()
+    await refresh.value
+    #expect(
+      !model.state.isLoading && model.state.error == nil && model.posts.first?.id == "p0",
+      "once the refresh's page has arrived the refresh ends the loading, with its first page on top: state is \(Self.kind(of: model.state)), first post \(model.posts.first?.id ?? "none")"
+    )
+  }
+
+  /// The kind of a state and how many posts it holds, for a failure message that fits on a line.
+  static func kind(of state: LoadingState<[Post]>) -> String {
+    switch state {
+    case .idle: "idle"
+    case .loading(let posts): "loading with \(posts.map { "\($0.count) posts" } ?? "nothing")"
+    case .loaded(let posts): "loaded with \(posts.count) posts"
+    case .failed(let error, let posts): "failed (\(error)) with \(posts.map { "\($0.count) posts" } ?? "nothing")"
+    }
   }
 
   @Test("a like during a refresh keeps it loading, and after a failed refresh keeps the error")

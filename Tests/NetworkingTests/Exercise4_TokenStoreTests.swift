@@ -448,6 +448,43 @@ struct Exercise4_TokenStoreTests {
     #expect(saved.values == [nil], "the sign-out should be persisted; persisted \(saved.values)")
   }
 
+  @Test("soft expiry: inside the margin, a refresh that fails without ending the session sends the token, still valid")
+  func aValidTokenIsSentWhileItsRefreshFails() async {
+    let now = Date(timeIntervalSince1970: 1_000_000)
+    for refreshFailure in [NetworkError.http(status: 503, body: Data()), .offline] {
+      let refreshes = Counter()
+      let soon = AuthToken(accessToken: "soon", refreshToken: "r0", expiresAt: now + 30)
+      let store = TokenStore(token: soon, refreshMargin: 60, now: { now }) { _ in
+        _ = refreshes.increment()
+        throw refreshFailure
+      }
+      let sent = Recorder<String?>()
+      let result = await Task { try await store.authorized { token in sent.append(token) } }.result
+      #expect(
+        (try? result.get()) != nil && sent.values == ["soon"],
+        "the token expires in 30 s (margin 60 s) and its refresh failed with \(refreshFailure): the token still works, so the request should go out with it (soft expiry), not be refused; the call ended \(result) and sent \(sent.values)"
+      )
+      #expect(await store.current == soon, "\(refreshFailure) says nothing about the refresh token: the token is kept")
+      _ = await Task { try await store.validAccessToken() }.result
+      #expect(refreshes.value == 2, "the failure is not kept: the next call inside the margin tries the refresh again; refreshes: \(refreshes.value)")
+    }
+  }
+
+  @Test("hard expiry: a token at or past its expiry is not sent when its refresh fails; the failure reaches the caller")
+  func anExpiredTokenIsNotSentWhenItsRefreshFails() async {
+    let now = Date(timeIntervalSince1970: 1_000_000)
+    for expiresAt in [now, now - 30] {
+      let expired = AuthToken(accessToken: "expired", refreshToken: "r0", expiresAt: expiresAt)
+      let store = TokenStore(token: expired, refreshMargin: 60, now: { now }) { _ in throw NetworkError.offline }
+      let result = await Task { try await store.validAccessToken() }.result
+      #expect(
+        throws: NetworkError.offline,
+        "the token expired \(now.timeIntervalSince(expiresAt)) s ago (at its expiry counts) and its refresh failed offline: the server would refuse it, so the call should throw the refresh's failure, got \(result)"
+      ) { try result.get() }
+      #expect(await store.current == expired, "offline says nothing about the refresh token: the session is kept for the next try")
+    }
+  }
+
   @Test("a 401 for a request sent with no token gets the token signed in meanwhile, with no refresh")
   func aRequestSentWithoutATokenGetsTheCurrentOne() async throws {
     let refreshes = Counter()

@@ -46,7 +46,8 @@ public actor DownloadManager {
   /// transfer of `url` is running, this call joins it and gets its file, and its `destination` is
   /// ignored (nothing is written there). Cancelling the calling task makes this call throw
   /// `CancellationError` at once; the transfer is cancelled only when every joiner has gone. A
-  /// caller whose task is cancelled before it calls throws at once and leaves no transfer running.
+  /// caller whose task is cancelled before it calls throws at once and changes nothing: it starts
+  /// no transfer and, with a scheduler, raises no running transfer's priority.
   ///
   /// A transfer whose callers have all gone is forgotten at once, not when its cancelled task has
   /// wound down: `activeTransfers` and `joiners(of:)` stop counting it, and the next call of the
@@ -56,6 +57,9 @@ public actor DownloadManager {
   /// With a scheduler, the transfer waits for a slot at `priority`, and a caller that joins with
   /// a higher priority raises the transfer's (exercise 8).
   public func download(_ url: URL, to destination: URL? = nil, priority: DownloadPriority = .normal) async throws -> URL {
+    // A caller that will never wait for the file changes nothing for those that do: it starts no
+    // transfer and raises no priority (a raise outlives its caller).
+    try Task.checkCancellation()
     nextID += 1
     let waiter = nextID
     if transfers[url] == nil {

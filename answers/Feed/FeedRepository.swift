@@ -59,14 +59,20 @@ public actor FeedRepository {
     let key = cursor ?? Self.firstPageKey
     let api = api
     let limit = pageSize
-    let page = try await pages.value(for: key) {
+    // The store this request goes to: a refresh may replace `pages` while the page is in flight.
+    let store = pages
+    let page = try await store.value(for: key) {
       try await api.feedPage(cursor: cursor, limit: limit)
     }
     // While we waited, another caller may have applied this page (and moved the cursor on), or
     // a refresh may have replaced the feed: a refreshed first page can end at the same post, so
     // an equal cursor does not prove the page belongs to the feed on screen now.
     guard feed == generation, cursor == nextCursor, hasMore else { return [] }
-    return apply(page)
+    let added = apply(page)
+    // The page now lives in `posts`: the store keeps pages in flight, not a second copy of the
+    // feed. The callers that shared its request have it already; the cursor has moved on.
+    await store.remove(key)
+    return added
   }
 
   /// Replaces everything with a freshly fetched first page (pull-to-refresh). The cursor
@@ -111,6 +117,11 @@ public actor FeedRepository {
 
   /// The cursor of the next page, nil before the first page or after the last.
   public var cursor: String? { nextCursor }
+
+  /// The posts and the cursor of the next page, read together: what a save writes. Read as
+  /// `posts` and then `cursor`, they are two calls to this actor, and a page applied between them
+  /// pairs the posts with a cursor past posts they do not hold.
+  public var contents: FeedPage { FeedPage(posts: posts, nextCursor: nextCursor) }
 
   private func reset() {
     generation += 1

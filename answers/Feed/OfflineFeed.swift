@@ -33,9 +33,23 @@ public actor OfflineFeed {
   public init(
     repository: FeedRepository, persistence: any FeedPersistence, now: @escaping @Sendable () -> Date = Date.init
   ) {
+    self.init(repository: repository, persistence: persistence, now: now, afterJob: nil)
+  }
+
+  // Given — a test seam: the tests build the feed with a hook that runs between two of its jobs.
+  private nonisolated let executor: InstrumentedExecutor
+  public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.unownedExecutor }
+
+  /// A feed whose executor calls `afterJob` after each of its jobs: the tests' way in between
+  /// the two sides of an `await` (see `InstrumentedExecutor`).
+  init(
+    repository: FeedRepository, persistence: any FeedPersistence, now: @escaping @Sendable () -> Date = Date.init,
+    afterJob: (@Sendable () -> Void)?
+  ) {
     self.repository = repository
     self.persistence = persistence
     self.now = now
+    executor = InstrumentedExecutor(afterJob: afterJob)
   }
 
   /// The posts to show, newest first.
@@ -88,9 +102,11 @@ public actor OfflineFeed {
   /// other failure (a 500, a timeout) leaves the status as it was, since it says nothing about
   /// the connection. Errors are mapped with `FeedError(_:)`.
   ///
-  /// Saving is best effort: the snapshot is every post of the repository, its `cursor`, and
-  /// `savedAt: now()` (the injected clock, never `Date()`), and a save that fails is ignored, so a
-  /// full disk never turns a page that arrived into an error.
+  /// Saving is best effort: the snapshot is the repository's `contents` (every post and the
+  /// cursor after them, read in one call, so a page applied meanwhile cannot pair the posts with a
+  /// cursor past posts they do not hold) and `savedAt: now()` (the injected clock, never
+  /// `Date()`), and a save that fails is ignored, so a full disk never turns a page that arrived
+  /// into an error.
   public func refresh() async throws(FeedError) {
     let page: FeedPage
     do {
@@ -129,8 +145,10 @@ public actor OfflineFeed {
 
   /// Saving is best effort: a full disk must not turn a loaded page into an error on screen.
   private func saveQuietly() async {
-    let snapshot = FeedSnapshot(
-      posts: await repository.posts, nextCursor: await repository.cursor, savedAt: now())
+    // One call: the posts and their cursor from one state of the repository. Two reads are two
+    // hops, and a page applied between them would save a cursor past posts that were not saved.
+    let contents = await repository.contents
+    let snapshot = FeedSnapshot(posts: contents.posts, nextCursor: contents.nextCursor, savedAt: now())
     try? await persistence.save(snapshot)
   }
 }

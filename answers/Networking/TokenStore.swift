@@ -64,7 +64,8 @@ public actor TokenStore {
   /// its `now` clock the moment the grant arrives. A refresh that fails with a dead refresh token
   /// means the session is over and the store signs out: `.unauthorized` (a 401), or the OAuth 2.0
   /// answer, `.http(status: 400, …)` whose JSON body has `"error": "invalid_grant"` (RFC 6749
-  /// §5.2). Any other failure (offline, a 5xx, another 400) keeps the token.
+  /// §5.2). Any other failure (offline, a 5xx, another 400) keeps the token, which is still sent
+  /// until it expires (see `validAccessToken()`).
   public typealias Refresh = @Sendable (_ refreshToken: String) async throws -> TokenGrant
   /// Saves the token the store now holds (nil: signed out). Synchronous, so it runs in the same
   /// actor turn as the change: no caller can use a token that is not saved yet.
@@ -79,7 +80,8 @@ public actor TokenStore {
   private let persist: Persist
   /// The device's clock: it stamps a grant's arrival and is the only clock an expiry is read on.
   private let now: @Sendable () -> Date
-  /// How long before expiry a token counts as expired, so it does not die on the way.
+  /// How long before its expiry a token is refreshed, so it does not die on the way: the soft
+  /// expiry. A token inside it whose refresh fails is still sent until `expiresAt`, the hard one.
   public let refreshMargin: TimeInterval
 
   public init(
@@ -126,17 +128,32 @@ public actor TokenStore {
     persist(token)
   }
 
-  /// The access token to send now, or nil when signed out. A token that expires within
-  /// `refreshMargin` is refreshed first (joining a refresh already in flight): one that expires
-  /// exactly `refreshMargin` from now is already within it and is refreshed. A refresh that
-  /// fails with a dead refresh token (a 401, or 400 `invalid_grant`) signs out: the token becomes
-  /// nil, nil is persisted, and the call throws `.unauthorized`. Any other failure keeps the token,
-  /// so the next call tries again. A refreshed token expires its grant's `expiresIn` seconds after
-  /// the grant arrived, read on `now`, and is persisted before any caller gets it.
+  /// The access token to send now, or nil when signed out. A token has two expiries. The soft
+  /// one: a token that expires within `refreshMargin` is refreshed first (joining a refresh
+  /// already in flight); one that expires exactly `refreshMargin` from now is already within it.
+  /// The hard one: `expiresAt` itself, from which the server refuses the token.
+  ///
+  /// A refresh that fails with a dead refresh token (a 401, or 400 `invalid_grant`) signs out
+  /// either way: the token becomes nil, nil is persisted, and the call throws `.unauthorized`. Any
+  /// other failure (offline, a 5xx, another 400) keeps the token, so the next call tries again,
+  /// and this call returns the token as it is while it has not reached its hard expiry (still
+  /// valid, it is sent rather than the request refused); at or past `expiresAt` it throws the
+  /// refresh's failure. A refreshed token expires its grant's `expiresIn` seconds after the grant
+  /// arrived, read on `now`, and is persisted before any caller gets it.
   public func validAccessToken() async throws(NetworkError) -> String? {
     guard let token else { return nil }
     if token.expiresAt.timeIntervalSince(now()) > refreshMargin { return token.accessToken }
-    return try await refreshedToken().accessToken
+    do {
+      return try await refreshedToken().accessToken
+    } catch {
+      // Soft expiry: a refresh that failed without ending the session leaves a token that may
+      // still work. Read it again after the await (a `set` may have replaced it) and send it
+      // until its hard expiry; a dead refresh token signed out, and a cancelled caller sends nothing.
+      guard error != .unauthorized, error != .cancelled, let kept = self.token, kept.expiresAt > now() else {
+        throw error
+      }
+      return kept.accessToken
+    }
   }
 
   /// A new access token after the server rejected `rejected` with a 401.
