@@ -80,6 +80,7 @@ struct Checker {
     }
     var found: [Problem] = []
     let graphs = graphs ?? .compiled(root: root)
+    if !rules.isDisjoint(with: [.names, .promises, .platformNames]) { graphs.prepare() }
     if rules.contains(.package) { found += packageProblems(catalog) }
     for chapter in catalog.chapters {
       found += problems(of: chapter, in: catalog)

@@ -47,6 +47,12 @@ enum NameResolution: Equatable {
 /// value, and with the closures at the end left out as trailing closures. `image(for:)` names
 /// `image(for:policy:)` when `policy` has a default; `observe(on:)` names `observe(on:initial:_:)`
 /// when `initial` has one and the handler is a closure.
+///
+/// What the graph does not carry: which parameters have a default value or take a closure (read
+/// from the declaration the compiler prints, see `Declarations`), how many arguments a stored
+/// closure takes (any number of unlabelled ones is accepted), and the members a type gets from a
+/// platform protocol (the graph is built without them, or each type would list the standard
+/// library's API): `knownInheritance` lists the few a text names.
 struct NameResolver {
   let declarations: Declarations
   /// The chapter's test functions, which texts name in backticks as tests, not as APIs.

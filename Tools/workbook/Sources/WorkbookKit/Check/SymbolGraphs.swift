@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The workbook's own modules as the compiler declares them: the symbol graphs of the starters'
 /// package and of the answers' package, each built once per `workbook check` and kept under
@@ -13,10 +14,13 @@ final class SymbolGraphs {
 
   struct Failure: Error {
     let message: String
+
+    init(message: String) { self.message = message }
+    init(_ error: any Error) { self.message = (error as? Failure)?.message ?? "\(error)" }
   }
 
   /// Builds (or finds) the graphs of one copy and returns the folder of their `.symbols.json` files.
-  private let build: (Sources) throws -> String
+  private let build: @Sendable (Sources) throws -> String
   /// The package's folder, which the graphs' files are named from.
   let root: String
   private var folders: [Sources: Result<String, Failure>] = [:]
@@ -24,7 +28,7 @@ final class SymbolGraphs {
   /// The copies whose failure a rule has reported already: one problem is enough.
   private var reported: Set<Sources> = []
 
-  init(root: String, build: @escaping (Sources) throws -> String) {
+  init(root: String, build: @escaping @Sendable (Sources) throws -> String) {
     self.root = root
     self.build = build
   }
@@ -40,13 +44,26 @@ final class SymbolGraphs {
     SymbolGraphs(root: ".") { _ in throw Failure(message: "") }
   }
 
+  /// Builds the graphs of both copies at once where they are not built yet: on a clean tree the
+  /// two SwiftPM builds share the machine instead of waiting for each other.
+  func prepare() {
+    let missing = [Sources.starters, .answers].filter { folders[$0] == nil }
+    let build = self.build
+    let built = Mutex<[Sources: Result<String, Failure>]>([:])
+    DispatchQueue.concurrentPerform(iterations: missing.count) { index in
+      let folder = Result { try build(missing[index]) }.mapError(Failure.init)
+      built.withLock { $0[missing[index]] = folder }
+    }
+    folders.merge(built.withLock { $0 }) { $1 }
+  }
+
   /// The declarations of `modules` in one copy; in `publicOnly`, only `public` and `open`
   /// functions count for a signature written without its type. When the graphs cannot be built,
   /// nil: the rule checks nothing that needs them, and the first rule to ask says why.
   func declarations(
     _ sources: Sources, modules: Set<String>, publicOnly: Set<String> = [], rule: Rule
   ) -> (declarations: Declarations?, problems: [Problem]) {
-    let folder = folders[sources] ?? Result { try build(sources) }.mapError { $0 as? Failure ?? Failure(message: "\($0)") }
+    let folder = folders[sources] ?? Result { try build(sources) }.mapError(Failure.init)
     folders[sources] = folder
     let read = folder.flatMap { folder in
       Result {
@@ -57,7 +74,7 @@ final class SymbolGraphs {
           return graphs
         }
         return Declarations(graphs: graphs, root: root, publicOnly: publicOnly)
-      }.mapError { Failure(message: "\($0)") }
+      }.mapError(Failure.init)
     }
     switch read {
     case .success(let declarations): return (declarations, [])
