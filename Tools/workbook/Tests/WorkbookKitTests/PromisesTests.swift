@@ -219,11 +219,13 @@ struct PromisesTests {
       public func observe(of value: Int) -> Int { value }
       """)
     // What a scan of the text misread: an extension in another file, a `// TODO:` line between a
-    // doc comment and its declaration, modifiers on a line of their own, a public typealias.
+    // doc comment and its declaration, modifiers on a line of their own, a public typealias, a
+    // comment a member inherits, a macro.
     try workbook.write(
       "Sources/Store/Store+More.swift",
       """
       import Foundation
+      import Observation
 
       extension Store {
         /// Added later.
@@ -239,14 +241,33 @@ struct PromisesTests {
 
       /// A name for a function type.
       public typealias Check = @Sendable (Int) -> Bool
+
+      /// Something that reads.
+      public protocol Reader {
+        /// Reads it.
+        func read() -> Int
+      }
+
+      // Its members inherit the comments of what they implement: no promise of their own.
+      public struct Plain: Reader, CustomStringConvertible {
+        public func read() -> Int { 0 }
+        public var description: String { "" }
+      }
+
+      /// A model a macro expands, with members of its own at the attribute's line.
+      @Observable
+      public final class Model {
+        /// Its count.
+        public var count = 0
+      }
       """)
     let documented = try workbook.declarations(.starters, modules: ["Store"]).documented
     #expect(
       documented.map(\.heading) == [
-        "Store.clear()", "NotificationCenter.post(_:)", "Check", "Store", "Store.get(_:default:)", "Store.count",
-        "Store.Entry", "Store.Entry.key", "StoreError", "StoreError.missing(key:)", "StoreError.full", "Named",
-        "Named.name", "observe(of:)",
+        "Store.clear()", "NotificationCenter.post(_:)", "Check", "Reader", "Reader.read()", "Model", "Model.count",
+        "Store", "Store.get(_:default:)", "Store.count", "Store.Entry", "Store.Entry.key", "StoreError",
+        "StoreError.missing(key:)", "StoreError.full", "Named", "Named.name", "observe(of:)",
       ])
-    #expect(documented.first { $0.heading == "Store.clear()" }.map { "\($0.file):\($0.line)" } == "Sources/Store/Store+More.swift:6")
+    #expect(documented.first { $0.heading == "Store.clear()" }.map { "\($0.file):\($0.line)" } == "Sources/Store/Store+More.swift:7")
   }
 }

@@ -148,9 +148,15 @@ struct Declarations {
     }
     var byID: [String: SymbolGraph.Symbol] = [:]
     var typeAccess: [String: String] = [:]
+    /// Where declarations are, by file: a comment with one between it and a declaration is not
+    /// that declaration's own.
+    var declarationLines: [String: [(line: Int, path: [String])]] = [:]
     for graph in graphs {
       for symbol in graph.symbols {
         byID[symbol.identifier.precise] = symbol
+        if let location = symbol.location {
+          declarationLines[location.uri, default: []].append((location.position.line, symbol.pathComponents))
+        }
         if Declarations.typeKinds[symbol.kind.identifier] != nil {
           typeAccess["\(graph.module.name) \(symbol.pathComponents.joined(separator: "."))"] = symbol.accessLevel
         }
@@ -187,9 +193,17 @@ struct Declarations {
           if types[owner] == nil { types[owner] = SwiftType(name: owner, kind: nil, file: file(symbol.location) ?? "?") }
           types[owner]?.members.append(member)
         }
-        // Documented: a comment of its own (not one it inherits), on a declaration public all the
-        // way out (its enclosing types that these modules declare are public too).
-        guard let location = symbol.location, let comment = symbol.docComment, (comment.uri ?? location.uri) == location.uri,
+        // Documented: a comment of its own, on a declaration public all the way out (its enclosing
+        // types that these modules declare are public too). Swift Build's SwiftPM gives a member
+        // the comment of the requirement it implements, whatever `--skip-inherited-docs` says: a
+        // comment is the declaration's own when it is in its file and no declaration stands
+        // between them (a member a macro adds, `@Observable`'s `access(keyPath:)`, stands at the
+        // attribute, and is not another declaration).
+        guard let location = symbol.location, let comment = symbol.docComment, comment.uri == location.uri,
+          let end = comment.lines.last?.range?.end.line, end < location.position.line,
+          !(declarationLines[location.uri] ?? []).contains(where: {
+            end < $0.line && $0.line < location.position.line && !$0.path.starts(with: symbol.pathComponents)
+          }),
           visible.contains(symbol.accessLevel),
           path.indices.allSatisfy({
             typeAccess["\(graph.module.name) \(path[...$0].joined(separator: "."))"].map(visible.contains) ?? true
@@ -223,22 +237,24 @@ struct Declarations {
       return SwiftMember(name: name, kind: kind, labels: nil, storedClosure: closure)
     }
     let labels = name[name.index(after: open)..<name.index(before: name.endIndex)].split(separator: ":").map(String.init)
-    let parameters = Declarations.parameters(fragments)
     return SwiftMember(
-      name: String(name[..<open]), kind: kind, labels: labels,
-      parameters: parameters.count == labels.count ? zip(labels, parameters).map { SwiftParameter(label: $0, defaulted: $1.defaulted, closure: $1.closure) } : nil)
+      name: String(name[..<open]), kind: kind, labels: labels, parameters: Declarations.parameters(fragments, labels))
   }
 
   /// Each parameter's printed text, from its label (or its name, when it has no label of its own)
   /// to the next parameter or the `)` that closes the list: whether it has a default value, and
-  /// whether it takes a closure.
-  static func parameters(_ fragments: [SymbolGraph.Symbol.Fragment]) -> [(defaulted: Bool, closure: Bool)] {
+  /// whether it takes a closure; nil unless there is one text per label (a payload of types only).
+  static func parameters(_ fragments: [SymbolGraph.Symbol.Fragment], _ labels: [String]) -> [SwiftParameter]? {
     var texts: [String] = []
     var depth = 0
     var afterLabel = false
     reading: for fragment in fragments {
       let starts = fragment.kind == "externalParam" || (fragment.kind == "internalParam" && !afterLabel)
-      if fragment.kind == "externalParam" { afterLabel = true } else if fragment.kind != "text" || !fragment.spelling.allSatisfy(\.isWhitespace) { afterLabel = false }
+      if fragment.kind == "externalParam" {
+        afterLabel = true
+      } else if fragment.kind != "text" || !fragment.spelling.allSatisfy(\.isWhitespace) {
+        afterLabel = false
+      }
       if starts {
         texts.append("")
         depth = 0
@@ -251,9 +267,11 @@ struct Declarations {
         texts[texts.count - 1].append(character)
       }
     }
-    return texts.map { text in
+    guard texts.count == labels.count else { return nil }
+    return zip(labels, texts).map { label, text in
       let defaulted = text.contains(" = ")
-      return (defaulted, !defaulted && (text.contains("->") || text.contains("@escaping")))
+      return SwiftParameter(
+        label: label, defaulted: defaulted, closure: !defaulted && (text.contains("->") || text.contains("@escaping")))
     }
   }
 

@@ -31,8 +31,15 @@ struct SymbolGraph: Decodable {
       let position: Position
     }
     struct DocComment: Decodable {
-      /// The file of the comment: a declaration's own comment is in its own file.
+      struct Line: Decodable {
+        struct Range: Decodable {
+          let end: Location.Position
+        }
+        let range: Range?
+      }
+      /// The file of the comment: none for one a declaration inherits from another module.
       let uri: String?
+      let lines: [Line]
     }
 
     let kind: Kind
