@@ -27,14 +27,6 @@ struct SwiftMember: Equatable {
   /// like a function with unlabelled arguments.
   var storedClosure = false
 
-  init(name: String, kind: Kind, labels: [String]?, parameters: [SwiftParameter]? = nil, storedClosure: Bool = false) {
-    self.name = name
-    self.kind = kind
-    self.labels = labels
-    self.parameters = parameters
-    self.storedClosure = storedClosure
-  }
-
   /// Whether a text's `name(labels:)` names this declaration: its labels exactly, or its labels
   /// with parameters left out that a call may leave out (those with default values, and the
   /// closures at the end, written as trailing closures): `image(for:)` for `image(for:policy:)`
@@ -134,8 +126,6 @@ struct Declarations {
     "swift.init": .initializer, "swift.property": .property, "swift.type.property": .property, "swift.var": .property,
     "swift.enum.case": .enumCase,
   ]
-
-  init() {}
 
   /// `root` is the package's folder, which files are named from; in the modules of `publicOnly`,
   /// only `public` and `open` functions are indexed for unqualified signatures.
