@@ -119,6 +119,21 @@ struct NamesTests {
       ])
     #expect(cache.inherited.isSuperset(of: ["Sendable"]))
     #expect(cache.members.first { $0.name == "clock" }?.storedClosure == true)
+    let policy = try #require(declarations.types["Policy"])
+    #expect(Set(policy.members.map(\.signature)).isSuperset(of: ["cacheFirst", "networkOnly", "init(rawValue:)", "parse(_:strict:)"]))
+    #expect(policy.inherited.isSuperset(of: ["RawRepresentable", "CaseIterable"]))
+    #expect(declarations.functions["topLevel"]?.first?.owner == nil)
+    #expect(declarations.functions["topLevel"]?.first?.isPublic == true)
+    #expect(declarations.functions["asctime"]?.first?.isPublic == false)
+    for name in ["notAFunction", "inAString", "inner", "stillAComment"] {
+      #expect(declarations.functions[name] == nil, "\(name) is no declaration")
+    }
+  }
+
+  @Test("labels: the first name of each parameter, across lines, defaults, generics and closure types")
+  func labels() throws {
+    let declarations = try Self.declarations()
+    let cache = try #require(declarations.types["DiskCache"])
     let lookup = try #require(cache.members.first { $0.name == "lookup" })
     #expect(lookup.parameters?.map(\.defaulted) == [false, true, true])
     let mixed = try #require(cache.members.first { $0.name == "mixed" })
@@ -129,18 +144,10 @@ struct NamesTests {
     let refresh = try #require(cache.members.first { $0.name == "refresh" })
     #expect(refresh.parameters?.map(\.defaulted) == [true, false], "a closure as a default value")
     #expect(refresh.parameters?.map(\.closure) == [false, true])
-    let policy = try #require(declarations.types["Policy"])
-    #expect(Set(policy.members.map(\.signature)).isSuperset(of: ["cacheFirst", "networkOnly", "init(rawValue:)", "parse(_:strict:)"]))
-    #expect(policy.members.first { $0.name == "parse" }?.parameters?.map(\.defaulted) == [false, true])
-    #expect(policy.inherited.isSuperset(of: ["RawRepresentable", "CaseIterable"]))
+    let parse = declarations.types["Policy"]?.members.first { $0.name == "parse" }
+    #expect(parse?.parameters?.map(\.defaulted) == [false, true], "a declaration split over lines, with attributes")
     let failureInherits = declarations.types["Failure"]?.inherited ?? []
     #expect(failureInherits.isSuperset(of: ["Sendable", "Error"]))
-    #expect(declarations.functions["topLevel"]?.first?.owner == nil)
-    #expect(declarations.functions["topLevel"]?.first?.isPublic == true)
-    #expect(declarations.functions["asctime"]?.first?.isPublic == false)
-    for name in ["notAFunction", "inAString", "inner", "stillAComment"] {
-      #expect(declarations.functions[name] == nil, "\(name) is no declaration")
-    }
   }
 
   func resolver(tests: Set<String> = []) throws -> NameResolver {
