@@ -24,6 +24,7 @@ struct CheckTests {
     // The real chapters' variants are `make check`'s to count: this test is about the chapter list.
     var checker = Checker(root: copy.root)
     checker.rules.remove(.variants)
+    checker.graphs = .empty  // a copy without Support/ is no package SwiftPM can build
     #expect(checker.problems() == [], "the real workbook passes before the new chapter")
 
     // The scratch chapter, numbered after the real ones (its files say 7; the workbook has a 7).

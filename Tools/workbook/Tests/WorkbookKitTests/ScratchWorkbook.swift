@@ -50,9 +50,11 @@ final class ScratchWorkbook {
     try write(relative, text.replacingOccurrences(of: old, with: new))
   }
 
-  /// What `workbook check` reports, with the rules it checks by default (and `extra` ones).
-  func problems(adding extra: Set<Rule> = []) -> [Problem] {
+  /// What `workbook check` reports, with the rules it checks by default (and `extra` ones). The
+  /// rules that read declarations have none unless a test gives `graphs` (`compiledGraphs()`).
+  func problems(adding extra: Set<Rule> = [], graphs: SymbolGraphs = .empty) -> [Problem] {
     var checker = Checker(root: root)
+    checker.graphs = graphs
     // A test that edits a starter on purpose would also break the fingerprints: asked for alone.
     checker.rules.remove(.fingerprints)
     checker.rules.formUnion(extra)

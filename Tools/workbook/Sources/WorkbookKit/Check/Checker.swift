@@ -66,6 +66,9 @@ struct Checker {
   let root: String
   /// The rules to check: all of them, unless a test leaves some out.
   var rules: Set<Rule> = Set(Rule.allCases)
+  /// Where the rules that read declarations get them: SwiftPM's symbol graphs of the package at
+  /// `root`, unless a test gives others.
+  var graphs: SymbolGraphs? = nil
 
   /// Every problem found, chapter by chapter; empty when every rule holds.
   func problems() -> [Problem] {
@@ -76,14 +79,17 @@ struct Checker {
       return [Problem(rule: .catalog, message: "\(error)")]
     }
     var found: [Problem] = []
+    let graphs = graphs ?? .compiled(root: root)
+    if !rules.isDisjoint(with: [.names, .promises, .platformNames]) { graphs.prepare() }
     if rules.contains(.package) { found += packageProblems(catalog) }
     for chapter in catalog.chapters {
       found += problems(of: chapter, in: catalog)
-      if rules.contains(.names) { found += nameProblems(chapter, in: catalog) }
+      if rules.contains(.promises) { found += promiseProblems(chapter, graphs: graphs) }
+      if rules.contains(.names) { found += nameProblems(chapter, in: catalog, graphs: graphs) }
     }
     if rules.contains(.extras) { found += drillsFolderProblems(catalog) }
     if rules.contains(.benchRows) { found += benchRowProblems(catalog) }
-    if rules.contains(.platformNames) { found += platformNameProblems(catalog) }
+    if rules.contains(.platformNames) { found += platformNameProblems(catalog, graphs: graphs) }
     return found
   }
 
@@ -100,7 +106,6 @@ struct Checker {
     }
     if rules.contains(.variants) { found += variantProblems(chapter) }
     if rules.contains(.interview) { found += interviewProblems(chapter) }
-    if rules.contains(.promises) { found += promiseProblems(chapter) }
     if rules.contains(.extras) { found += extrasProblems(chapter) }
     if rules.contains(.lineEndings) { found += lineEndingProblems(chapter) }
     if rules.contains(.fingerprints) {

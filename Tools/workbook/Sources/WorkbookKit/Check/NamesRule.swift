@@ -11,8 +11,8 @@ enum NameResolution: Equatable {
 }
 
 /// Resolves backticked names of a chapter's texts against its reference answer, the answers of
-/// the chapters it composes and the given support code (`Support/Workbook`,
-/// `Support/WorkbookTesting`).
+/// the chapters it composes and the given support code (modules `Workbook`, `WorkbookTesting`),
+/// as their symbol graphs declare them (`Declarations`).
 ///
 /// A span is read as a name when it is a dotted path with an optional argument-label list:
 /// `DiskCache`, `DiskCache.store`, `HTTPDate.parse(_:now:)`, `init(limit:)`, `snapshot()`. Any
@@ -28,9 +28,9 @@ enum NameResolution: Equatable {
 ///   initializer). The protocols whose members the compiler supplies add theirs (`Error`'s
 ///   `localizedDescription`, `CaseIterable`'s `allCases`, a raw type's `rawValue` and
 ///   `init(rawValue:)`). A type that inherits anything else the sources do not declare (a platform
-///   superclass such as `Operation`) may have members the scan cannot see: a member not found on
-///   it is not checked; and neither is an initializer of a struct that declares none in its body
-///   (its memberwise one).
+///   superclass such as `Operation`) has members its graph does not list (it is built without the
+///   members a type inherits, which would be the platform's whole API): a member not found on it is
+///   not checked. A struct's memberwise initializer is in the graph, as the compiler declares it.
 /// - **An unqualified `name(labels:)`** whose base name the sources declare as a `func` or `init`
 ///   (or as a stored closure, `let wallTime: () -> Double`, called with unlabelled arguments) must
 ///   match the labels of one such declaration, wherever it is. Of the given support code only the
@@ -47,14 +47,21 @@ enum NameResolution: Equatable {
 /// value, and with the closures at the end left out as trailing closures. `image(for:)` names
 /// `image(for:policy:)` when `policy` has a default; `observe(on:)` names `observe(on:initial:_:)`
 /// when `initial` has one and the handler is a closure.
+///
+/// What the graph does not carry: which parameters have a default value or take a closure (read
+/// from the declaration the compiler prints, see `Declarations`), how many arguments a stored
+/// closure takes (any number of unlabelled ones is accepted), and the members a type gets from a
+/// platform protocol (the graph is built without them, or each type would list the standard
+/// library's API): `knownInheritance` lists the few a text names.
 struct NameResolver {
-  let declarations: SwiftDeclarations
+  let declarations: Declarations
   /// The chapter's test functions, which texts name in backticks as tests, not as APIs.
   let testFunctions: Set<String>
 
-  /// Protocols and raw types that add no member beyond those listed here.
+  /// Protocols that add no member beyond those listed here.
   static let knownInheritance: [String: [SwiftMember]] = [
     "Sendable": [], "SendableMetatype": [], "Equatable": [], "Comparable": [], "AnyObject": [], "Actor": [],
+    "BitwiseCopyable": [], "Copyable": [], "Escapable": [], "Observable": [],
     "Hashable": [SwiftMember(name: "hashValue", kind: .property, labels: nil), SwiftMember(name: "hash", kind: .function, labels: ["into"])],
     "Codable": codable, "Encodable": codable, "Decodable": codable,
     "Error": [SwiftMember(name: "localizedDescription", kind: .property, labels: nil)],
@@ -65,9 +72,7 @@ struct NameResolver {
     "CustomDebugStringConvertible": [SwiftMember(name: "debugDescription", kind: .property, labels: nil)],
     "Identifiable": [SwiftMember(name: "id", kind: .property, labels: nil)],
     "CaseIterable": [SwiftMember(name: "allCases", kind: .property, labels: nil)],
-    "RawRepresentable": rawValue, "String": rawValue, "Int": rawValue, "UInt8": rawValue, "Int32": rawValue,
-    "UInt16": rawValue, "UInt32": rawValue, "Int64": rawValue, "UInt64": rawValue, "Double": rawValue,
-    "Character": rawValue,
+    "RawRepresentable": rawValue,
   ]
   private static let codable = [
     SwiftMember(name: "init", kind: .initializer, labels: ["from"]), SwiftMember(name: "encode", kind: .function, labels: ["to"]),
@@ -142,9 +147,6 @@ struct NameResolver {
     let (found, open) = members(named: name, of: type)
     if found.contains(where: { $0.labels == labels || $0.accepts(labels) }) { return .resolved }
     if open { return .unchecked }
-    if name == "init", declarations.types[type]?.kind == "struct", declarations.types[type]?.declaresInit == false {
-      return .unchecked  // the memberwise initializer
-    }
     let withLabels = found.compactMap(\.labels)
     if withLabels.isEmpty {
       if name == "init" {
@@ -175,7 +177,7 @@ struct NameResolver {
   }
 
   /// The members of `type` named `name`, through its extensions and the declared types it
-  /// inherits; `open` when it inherits something this scan cannot see into.
+  /// inherits; `open` when it inherits something its graph does not list the members of.
   func members(named name: String, of type: String) -> (found: [SwiftMember], open: Bool) {
     var found: [SwiftMember] = []
     var open = false
@@ -211,21 +213,20 @@ extension Checker {
   /// The texts whose backticked names are checked.
   static let textsWithNames = ["README.md", "hints.md", "interview.md"]
 
-  /// The folders whose declarations a chapter's texts may name: its answer, the answers of the
-  /// chapters it composes, and the given support code.
-  func nameSourceFolders(_ chapter: Chapter, in catalog: Catalog) -> [String] {
-    [chapter.answerPath] + catalog.composed(by: chapter).map(\.answerPath) + ["Support/Workbook", "Support/WorkbookTesting"]
-  }
+  /// The given support code's modules: of them, the texts may name only the public API.
+  static let supportModules: Set<String> = ["Workbook", "WorkbookTesting"]
 
   /// Every backticked name in the chapter's README, hints and interview that names code of the
   /// sources (see `NameResolver`) and does not resolve there, with its file and line. A tree
   /// without `Support/Workbook` (a partial copy) is not checked: without the given code, a name of
   /// it could be read against an answer's function of the same name.
-  func nameProblems(_ chapter: Chapter, in catalog: Catalog) -> [Problem] {
+  func nameProblems(_ chapter: Chapter, in catalog: Catalog, graphs: SymbolGraphs) -> [Problem] {
     guard exists("Support/Workbook") else { return [] }
-    let declarations = SwiftDeclarations(
-      folders: nameSourceFolders(chapter, in: catalog), root: root,
-      publicOnlyFolders: ["Support/Workbook", "Support/WorkbookTesting"])
+    let support = Checker.supportModules.filter { exists("Support/\($0)") }
+    let modules = Set([chapter.module] + catalog.composed(by: chapter).map(\.module)).union(support)
+    let (declarations, unbuilt) = graphs.declarations(
+      .answers, modules: modules, publicOnly: Checker.supportModules, rule: .names)
+    guard let declarations else { return unbuilt }
     var tests = Set<String>()
     for file in files(in: chapter.testsPath) where file.hasSuffix(".swift") {
       let text = read("\(chapter.testsPath)/\(file)") ?? ""

@@ -178,11 +178,16 @@ extension Checker {
     return texts
   }
 
-  func platformNameProblems(_ catalog: Catalog, compiler: String = "swiftc") -> [Problem] {
-    var ownFolders = catalog.chapters.map(\.answerPath) + ["Support/Workbook", "Support/WorkbookTesting"]
-    ownFolders += catalog.chapters.map(\.starterPath)
-    let declarations = SwiftDeclarations(folders: ownFolders.filter(exists), root: root)
-    let ownTypes = Set(declarations.types.filter { $0.value.declared }.keys)
+  /// The workbook's own types are those its modules declare, starters and answers: read from
+  /// their symbol graphs (a graph that cannot be built is reported by the `names` and `promises`
+  /// rules; its types are then checked as the toolchain's, where they are not found).
+  func platformNameProblems(_ catalog: Catalog, graphs: SymbolGraphs, compiler: String = "swiftc") -> [Problem] {
+    let modules = Set(catalog.chapters.map(\.module)).union(Checker.supportModules.filter { exists("Support/\($0)") })
+    var ownTypes = Set<String>()
+    for sources in [SymbolGraphs.Sources.answers, .starters] {
+      let types = graphs.declarations(sources, modules: modules, rule: .platformNames).declarations?.types ?? [:]
+      ownTypes.formUnion(types.filter { $0.value.declared }.keys)
+    }
     let references = platformNameTexts(catalog).flatMap { file in
       PlatformNames.references(in: read(file) ?? "", file: file, ownTypes: ownTypes)
     }

@@ -119,15 +119,17 @@ extension Chapter {
 
 extension Checker {
   /// A chapter with a `promises.md` answers for every documented public declaration of its
-  /// starters (`SwiftDeclarations.publicDocumented`): each has a section, each section names one
-  /// of them, and each promise cites tests of the chapter that its recorded mutant runs say kill
-  /// the mutants cited with them (see `PromiseLedger`).
-  func promiseProblems(_ chapter: Chapter) -> [Problem] {
+  /// starters (`Declarations.documented`, from the starters' symbol graph): each has a section,
+  /// each section names one of them, and each promise cites tests of the chapter that its recorded
+  /// mutant runs say kill the mutants cited with them (see `PromiseLedger`). A doc comment is the
+  /// compiler's: a `// TODO:` line between it and its declaration does not detach it.
+  func promiseProblems(_ chapter: Chapter, graphs: SymbolGraphs) -> [Problem] {
     let file = chapter.promisesPath
+    let (graph, unbuilt) = graphs.declarations(.starters, modules: [chapter.module], rule: .promises)
+    let declarations = graph?.documented ?? []
     guard let text = read(file) else {
       // Every chapter keeps a ledger; one whose starters document nothing public has nothing to list.
-      let declarations = SwiftDeclarations(folders: [chapter.starterPath], root: root).publicDocumented
-      guard let first = declarations.first else { return [] }
+      guard let first = declarations.first else { return unbuilt }
       return [
         Problem(
           rule: .promises,
@@ -136,12 +138,11 @@ extension Checker {
             + "create it with a section for each (see CONTRIBUTING.md, \"promises.md\")")
       ]
     }
-    var found: [Problem] = []
+    var found = unbuilt
     func problem(_ line: Int, _ message: String) {
       found.append(Problem(rule: .promises, message: "\(file):\(line): \(message)"))
     }
     let ledger = PromiseLedger(text)
-    let declarations = SwiftDeclarations(folders: [chapter.starterPath], root: root).publicDocumented
     let headings = Set(declarations.map(\.heading))
     let covered = Set(ledger.sections.compactMap(\.declaration))
     var listed = Set<String>()
@@ -168,7 +169,7 @@ extension Checker {
       } else {
         firstSection[name] = section.line
       }
-      if !headings.contains(name) {
+      if graph != nil, !headings.contains(name) {
         problem(
           section.line,
           "`\(name)` is no documented public declaration of \(chapter.starterPath); name one as its section "
