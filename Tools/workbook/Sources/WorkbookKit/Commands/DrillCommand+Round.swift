@@ -57,6 +57,13 @@ extension DrillCommand {
             + "(make drill-\(drill.id) SEED=N has one picked for you)."))
     }
     say(Style.dim("  A pushback question closes each phase. Levels per area: " + levelRule))
+    let scenarios = try DrillScenarios.load(drill, root: root)
+    let scenario = scenarios?.scenario(seed: drawSeed)
+    if let scenarios, let scenario {
+      say(Style.bold("\nThe scenario") + Style.dim(" (\(scenario.id); SEED=N draws another)"))
+      say(scenarios.card(scenario))
+      say(Style.dim("  At each decision point you commit to a choice and the numbers it rests on; the key is this scenario's."))
+    }
 
     say(Style.bold("\nIntroductions") + " — \(round.introductions.minutes) min")
     say(WalkthroughCommand.render(round.introductions.text))
@@ -117,6 +124,50 @@ extension DrillCommand {
       say(referenceDesign(drill, root: root))
     }
 
+    var decided = DecisionAnswers()
+    decided.scenario = scenario?.id
+    /// The phase's decision points: on a terminal each choice, estimate, cost, the changed
+    /// constraint and the choice after it are asked; otherwise the questions are printed. False
+    /// when the input ended.
+    func decide(_ phase: DrillRound.Phase) -> Bool {
+      guard let scenarios, let scenario else { return true }
+      for decision in scenarios.decisions where decision.phase == phase.label {
+        let choices = decision.choices.joined(separator: " | ")
+        say(Style.bold("  Decision: ") + "\(decision.question) (\(choices))")
+        func choose(_ prompt: String) -> String? {
+          while true {
+            guard let line = ask("    \(prompt) [\(choices)] ") else { return nil }
+            let text = line.trimmingCharacters(in: .whitespaces).lowercased()
+            if decision.choices.contains(text) { return text }
+            say(Style.yellow("      one of \(choices), please"))
+          }
+        }
+        let then = scenario.keys[decision.id]?.then.say ?? ""
+        guard console.interactive else {
+          for estimate in decision.estimates { say("    Estimate: \(estimate.question), in \(estimate.unit).") }
+          say("    Then: \(then). Does your choice change, and why?")
+          continue
+        }
+        guard let choice = choose("your choice") else { return false }
+        decided.choices[decision.id] = choice
+        for estimate in decision.estimates {
+          guard let line = ask("    \(estimate.question), in \(estimate.unit): ") else { return false }
+          decided.estimates[estimate.id] = line
+        }
+        guard let cost = ask("    what does it cost? ") else { return false }
+        decided.costs[decision.id] = cost.trimmingCharacters(in: .whitespaces)
+        say(Style.bold("    Then: ") + then + ".")
+        guard let after = choose("your choice now") else { return false }
+        decided.thens[decision.id] = after
+        guard let why = ask("    why does it change, or not? ") else { return false }
+        decided.whys[decision.id] = why.trimmingCharacters(in: .whitespaces)
+        let grade = DecisionGrade.grade(decision, scenario: scenario, answers: decided)
+        say("    \(grade.level == .belowSenior ? Style.yellow(grade.level.rawValue) : grade.level.rawValue)")
+        for finding in grade.findings { say(Style.dim("      - \(finding)")) }
+      }
+      return true
+    }
+
     var ran: [DrillRound.Phase] = []
     for (index, slot) in phases.enumerated() {
       var phase = slot
@@ -128,6 +179,7 @@ extension DrillCommand {
       say(Style.bold("\nPhase \(index + 1) of \(phases.count): \(phase.label). \(phase.title)") + " — \(phase.minutes) min")
       say(WalkthroughCommand.render(phase.prompts))
       guard timed(phase.minutes) else { return abandon() }
+      guard decide(phase) else { return abandon() }
       if !pushback[index].isEmpty {
         say(Style.bold("  Pushback: ") + pushback[index])
         if console.interactive, ask(Style.dim("  Answer it out loud. [Enter] when you are done")) == nil { return abandon() }
@@ -154,6 +206,22 @@ extension DrillCommand {
       }
       say(Style.bold("\nCommunication"))
       _ = mark(round.communication)
+      if let scenarios, let scenario {
+        say(Style.bold("\nThe scenario's key") + Style.dim(" (\(scenario.id))"))
+        for decision in scenarios.decisions(in: round, deepDive: deepDive) {
+          guard let key = scenario.keys[decision.id] else { continue }
+          say("  \(Style.bold(decision.id)): \(key.choice), because \(key.because).")
+          for (other, cost) in (key.defensible ?? [:]).sorted(by: { $0.key < $1.key }) {
+            say(Style.dim("    \(other) scores too when its cost is said: \(cost)."))
+          }
+          for estimate in decision.estimates {
+            if let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) {
+              say(Style.dim("    \(estimate.question): about \(DrillScenarios.shown(value.rounded(toSignificant: 2))) \(estimate.unit) (\(estimate.formula), within a factor \(DrillScenarios.shown(estimate.factor)))"))
+            }
+          }
+          say("    then (\(key.then.say)): \(key.then.choice), because \(key.then.because).")
+        }
+      }
     }
 
     say(Style.bold("\nRubric") + Style.dim(" (levels: below senior · senior · staff)"))
@@ -177,7 +245,11 @@ extension DrillCommand {
             + "mark each signal and get a level per area."))
       return
     }
-    let levels = round.levels(marks: marks, deepDive: deepDive)
+    var levels = round.levels(marks: marks, deepDive: deepDive)
+    if let scenarios, let scenario {
+      let grades = scenarios.grades(round, deepDive: deepDive, scenario: scenario, answers: decided)
+      levels = scenarios.levels(round, signalLevels: levels, deepDive: deepDive, grades: grades)
+    }
     let date = now()
     let file = path(DrillHistory.relativePath, in: root)
     var (attempts, persist) = DrillHistory.load(file, now: date)
