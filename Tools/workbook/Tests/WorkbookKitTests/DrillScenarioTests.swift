@@ -47,7 +47,7 @@ struct DrillScenarioTests {
     -> DrillCommand.Assessment
   {
     let answers = try DrillAnswers.parse(text, shown: "answers.md")
-    return try DrillCommand.assess(answers, round: round, scenarios: scenarios, seed: seed, shown: "answers.md", drill: drill)
+    return try DrillCommand.assess(answers, round: round, scenarios: scenarios, seed: seed, shown: "answers.md", drillFile: drill.file)
   }
 
   /// The rubric areas that hold a decision in `seed`'s run.
@@ -156,6 +156,30 @@ struct DrillScenarioTests {
     let assessment = try Self.levels(drill, round, scenarios, text: silent, seed: seed)
     #expect(assessment.levels["Design"] == .belowSenior)
     #expect(assessment.grades.flatMap(\.findings).contains { $0.contains("visible-only is defensible here only with its cost said") })
+  }
+
+  @Test("each drill's written staff exemplar scores staff in every area, and its senior exemplar senior, through make drill-NAME ANSWERS=")
+  func exemplars() throws {
+    for (drill, round, scenarios) in try Self.drills() {
+      for level in [DrillLevel.senior, .staff] {
+        let relative = "\(drill.folder)/\(DrillExemplars.folder)/\(DrillExemplars.fileName(level))"
+        let text = try String(contentsOfFile: "\(Self.root)/\(relative)", encoding: .utf8)
+        // The answer: from the first phase on, its decision lines included, without headings or marks.
+        let answer = text.components(separatedBy: "\n").drop { !$0.hasPrefix("## ") }.filter { !$0.hasPrefix("- [") && !$0.hasPrefix("#") }
+        let words = answer.joined(separator: " ").split(whereSeparator: \.isWhitespace).count
+        #expect((300...550).contains(words), "\(relative): \(words) words of answer; an exemplar is about 400")
+        let levels = try Self.levels(drill, round, scenarios, text: text, seed: nil).levels
+        for area in round.areas {
+          #expect(levels[area.name] == level, "\(relative): \(area.name) is \(levels[area.name]?.rawValue ?? "?")")
+        }
+        #expect(DrillExemplars.problems("\(Self.root)/\(relative)", level: level, round: round, scenarios: scenarios, drillFile: drill.file).isEmpty)
+        var output = ""
+        let console = DrillCommand.Console(interactive: false, readLine: { nil }, write: { output += $0 })
+        try DrillCommand.score(drill, answers: "\(Self.root)/\(relative)", root: Self.root, console: console, seed: nil)
+        let rows = DrillFixture.plain(output).components(separatedBy: "\n").filter { line in round.areas.contains { line.hasPrefix("  \($0.name) ") } }
+        #expect(rows.count == round.areas.count && rows.allSatisfy { $0.contains(" \(level.rawValue) ") }, "\(relative): \(rows)")
+      }
+    }
   }
 
   @Test("numbers are read as a candidate writes them")

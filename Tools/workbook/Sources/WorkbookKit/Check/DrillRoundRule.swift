@@ -151,7 +151,14 @@ extension Checker {
     let shown = "\(folder)/\(DrillScenarios.fileName)"
     do {
       guard let scenarios = try DrillScenarios.load(folder: folder, root: root) else { return [] }
-      return scenarios.problems(round: round).map { Problem(rule: .extras, message: "\(shown): \($0)") }
+      var found = scenarios.problems(round: round).map { Problem(rule: .extras, message: "\(shown): \($0)") }
+      for level in [DrillLevel.senior, .staff] {
+        let file = "\(folder)/\(DrillExemplars.folder)/\(DrillExemplars.fileName(level))"
+        for message in DrillExemplars.problems(path(file, in: root), level: level, round: round, scenarios: scenarios, drillFile: relative) {
+          found.append(Problem(rule: .extras, message: "\(file): \(message)"))
+        }
+      }
+      return found
     } catch {
       return [Problem(rule: .extras, message: "\(error)")]
     }

@@ -26,7 +26,7 @@ extension DrillCommand {
       return
     }
     let answers = try DrillAnswers.parse(try TextFile.contents(file, shown: file), shown: file)
-    let assessment = try assess(answers, round: round, scenarios: scenarios, seed: seed, shown: file, drill: drill)
+    let assessment = try assess(answers, round: round, scenarios: scenarios, seed: seed, shown: file, drillFile: drill.file)
     let (deepDive, marks, levels, grades, scenario) = (
       assessment.deepDive, assessment.marks, assessment.levels, assessment.grades, assessment.scenario
     )
@@ -66,7 +66,7 @@ extension DrillCommand {
   /// Scores `answers` against `round` and, when the drill has them, its scenarios; refused as the
   /// file's problems say.
   static func assess(
-    _ answers: DrillAnswers, round: DrillRound, scenarios: DrillScenarios?, seed: UInt64?, shown file: String, drill: Drill
+    _ answers: DrillAnswers, round: DrillRound, scenarios: DrillScenarios?, seed: UInt64?, shown file: String, drillFile: String
   ) throws -> Assessment {
     let deepDive = try answers.deepDive(round, seed: seed, shown: file)
     let marks = try answers.marks(round, deepDive: deepDive, shown: file)
@@ -79,7 +79,7 @@ extension DrillCommand {
       levels = scenarios.levels(round, signalLevels: levels, deepDive: deepDive, grades: grades)
       scenario = chosen
     } else if !answers.decisions.isEmpty {
-      throw Failure("\(file) answers decision points, but \(drill.file) has no \(DrillScenarios.fileName): mark its signals only")
+      throw Failure("\(file) answers decision points, but \(drillFile) has no \(DrillScenarios.fileName): mark its signals only")
     }
     return Assessment(deepDive: deepDive, marks: marks, levels: levels, grades: grades, scenario: scenario)
   }
