@@ -140,7 +140,8 @@ server: requirements ## the local practice API server, to poke with curl (chapte
 drill-%: $(WORKBOOK) ## a mock system-design round, marked signal by signal: N = {chapters}, or chat, upload, analytics
 ##      SEED=K              repeat a round's choice of deep dive
 ##      ANSWERS=file        score answers written in a file, no terminal (a template if it is missing)
-	@$(WORKBOOK) drill $* $(if $(ANSWERS),--answers '$(ANSWERS)')
+##      ROLE=interviewer    the kit for a peer who plays the interviewer: card, keys, probes, scorecard
+	@$(WORKBOOK) drill $* $(if $(ANSWERS),--answers '$(ANSWERS)') $(if $(ROLE),--role '$(ROLE)')
 
 drill: $(WORKBOOK) ## every design drill: its length in minutes and your last result
 	@$(WORKBOOK) drill

@@ -132,7 +132,9 @@ struct DrillScenarios: Decodable, Equatable {
 
   /// 2000000 as `2,000,000`, 0.15 as `0.15`.
   static func shown(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 {
+    // Arithmetic in binary leaves 2999999.9999999995 where 3,000,000 is meant.
+    if abs(value - value.rounded()) <= 1e-9 * max(1, abs(value)), abs(value) < 1e15 {
+      let value = value.rounded()
       let formatter = NumberFormatter()
       formatter.numberStyle = .decimal
       formatter.locale = Locale(identifier: "en_US_POSIX")
