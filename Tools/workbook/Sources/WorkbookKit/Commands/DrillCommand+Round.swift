@@ -246,8 +246,9 @@ extension DrillCommand {
       return
     }
     var levels = round.levels(marks: marks, deepDive: deepDive)
+    var grades: [DecisionGrade] = []
     if let scenarios, let scenario {
-      let grades = scenarios.grades(round, deepDive: deepDive, scenario: scenario, answers: decided)
+      grades = scenarios.grades(round, deepDive: deepDive, scenario: scenario, answers: decided)
       levels = scenarios.levels(round, signalLevels: levels, deepDive: deepDive, grades: grades)
     }
     let date = now()
@@ -255,7 +256,8 @@ extension DrillCommand {
     var (attempts, persist) = DrillHistory.load(file, now: date)
     let attempt = DrillHistory.Attempt(
       date: date, drill: drill.id, secondsPerPhase: seconds, levels: levels.mapValues(\.rawValue), signals: marks,
-      deepDive: deepDive, seed: candidatePicks ? nil : drawSeed)
+      deepDive: deepDive, seed: candidatePicks ? nil : drawSeed, scenario: scenario?.id,
+      decisions: grades.isEmpty ? nil : Dictionary(uniqueKeysWithValues: grades.map { ($0.decision, $0.level.rawValue) }))
     attempts.append(attempt)
     if persist {
       do {
@@ -278,13 +280,22 @@ extension DrillCommand {
       let hit = signals.filter { marks[$0.id] == true }.count
       say("  \(padded(area.name, 28)) \(shown) \(Style.dim("\(hit) of \(signals.count) signals"))")
     }
-    let missed = round.allSignals.filter { marks[$0.id] == false }
-    if !missed.isEmpty {
-      let cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0) }
+    let missed = round.allSignals.filter { marks[$0.id] == false && !DrillSignalCards.coveredByDecisions($0, scenarios: scenarios) }
+    var cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0) }
+    if let scenarios, let scenario {
+      for grade in grades where grade.level != .staff {
+        guard let decision = scenarios.decisions.first(where: { $0.id == grade.decision }) else { continue }
+        cards.append(DrillSignalCards.question(drill, scenarios: scenarios, scenario: scenario, decision: decision))
+      }
+    }
+    if !cards.isEmpty {
       do {
         try DrillSignalCards.enqueue(cards, store: RatingsStore(root: root), at: date)
         say(
-          "\(plural(missed.count, "missed signal")) \(missed.count == 1 ? "is now a card" : "are now cards") in make review "
+          (cards.count == missed.count
+            ? "\(plural(cards.count, "missed signal")) \(cards.count == 1 ? "is now a card" : "are now cards")"
+            : "\(plural(cards.count, "card")) from missed signals and decisions \(cards.count == 1 ? "is" : "are") now")
+            + " in make review "
             + "(due today, then spaced like the questions) and in make flashcards.")
       } catch {
         warn("the missed signals are not in the review queue: \(error)")
