@@ -17,7 +17,7 @@ import Foundation
 struct DrillCommand: Command {
   static let name = "drill"
   static let arguments = "[ID] [--answers FILE] [--role interviewer]"
-  static let summary = "list the design drills, or run one: ID is a chapter's number or chat, upload, analytics"
+  static let summary = "list the design drills, or run one: ID is a chapter's number or chat, upload, analytics, assistant"
 
   /// The drill to run, as `DrillCatalog.normalized` spells it; nil lists them.
   let id: String?
