@@ -61,6 +61,8 @@ struct DecisionCardTests {
     #expect(text.contains("Decision: Keep counts in a file or a database? (file | database)"))
     #expect(text.contains("one of file | database, please"), "sqlite is no choice of this decision")
     #expect(text.contains("Then: \(scenario.keys["store"]!.then.say)."))
+    #expect(text.contains("Pushback: You chose file. I would have gone with database here."), "phase 2's pushback follows the choice")
+    #expect(text.contains("Pushback: \"Pushback "), "phases without a decision draw from the bank")
     let attempt = try #require(DrillHistory.read(root: workbook.root).last("chat"))
     #expect(attempt.scenario == scenario.id)
     #expect(attempt.decisions == ["store": "below senior"])

@@ -82,6 +82,20 @@ struct DrillScenarioTests {
     }
   }
 
+  @Test("on 50 seeds, a recital that marks every signal hit and commits to no decision is below senior in every area with decisions")
+  func recitalIsBelowSenior() throws {
+    for (drill, round, scenarios) in try Self.drills() {
+      for seed in UInt64(0)..<50 {
+        let recital = try Self.answers(round, scenarios, seed: seed) { _, _ in "" }.components(separatedBy: "\n")
+          .filter { !$0.hasPrefix("- choice ") && !$0.hasPrefix("- then ") && !$0.hasPrefix("- estimate ") }.joined(separator: "\n")
+        let levels = try Self.levels(drill, round, scenarios, text: recital, seed: seed).levels
+        for area in Self.decisionAreas(round, scenarios, seed: seed) {
+          #expect(levels[area] == .belowSenior, "drill \(drill.id), seed \(seed), \(area)")
+        }
+      }
+    }
+  }
+
   @Test("on 50 seeds, the key's choices with every part said score staff, and without cost and why senior")
   func keyedChoicesScore() throws {
     for (drill, round, scenarios) in try Self.drills() {

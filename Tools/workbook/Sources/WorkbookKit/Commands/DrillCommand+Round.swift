@@ -180,8 +180,9 @@ extension DrillCommand {
       say(WalkthroughCommand.render(phase.prompts))
       guard timed(phase.minutes) else { return abandon() }
       guard decide(phase) else { return abandon() }
-      if !pushback[index].isEmpty {
-        say(Style.bold("  Pushback: ") + pushback[index])
+      let question = scenarios.flatMap { Self.pushback(on: phase, scenarios: $0, answers: decided) } ?? pushback[index]
+      if !question.isEmpty {
+        say(Style.bold("  Pushback: ") + question)
         if console.interactive, ask(Style.dim("  Answer it out loud. [Enter] when you are done")) == nil { return abandon() }
       }
       ran.append(phase)
@@ -308,7 +309,20 @@ extension DrillCommand {
     say(referenceDesign(drill, root: root))
   }
 
+  /// Pushback aimed at what the candidate chose in `phase`, as an interviewer aims it: the first
+  /// decision of the phase they committed to, argued against by its other choices. Nil when the
+  /// phase has no decision they answered, and the bank's question is asked instead.
+  static func pushback(on phase: DrillRound.Phase, scenarios: DrillScenarios, answers: DecisionAnswers) -> String? {
+    for decision in scenarios.decisions where decision.phase == phase.label {
+      guard let choice = answers.choices[decision.id] else { continue }
+      let others = decision.choices.filter { $0 != choice }.joined(separator: " or ")
+      return "You chose \(choice). I would have gone with \(others) here. Convince me, with a number from the scenario."
+    }
+    return nil
+  }
+
   /// How the levels follow from the marks, said once at the start of a round.
   static let levelRule =
     "senior = every must-hit signal of its phases hit; staff = that, and every judgment signal; bonus signals move no level."
+    + " With a scenario, an area is no higher than its lowest decision."
 }
