@@ -196,6 +196,29 @@ struct DrillScenarioTests {
     }
   }
 
+  @Test("a deep dive the candidate picks is graded against the scenario's ranking of risks; one drawn by SEED= is not")
+  func deepDivePick() throws {
+    for (drill, round, scenarios) in try Self.drills() {
+      for seed in UInt64(0)..<12 {
+        let scenario = scenarios.scenario(seed: seed)
+        let text = try Self.answers(round, scenarios, seed: seed) { decision, after in
+          after ? scenario.keys[decision.id]!.then.choice : scenario.keys[decision.id]!.choice
+        }
+        let dive = try #require(round.deepDive(seed: seed))
+        let area = try #require(round.areas.first { $0.phases.contains(round.options[0].number) }).name
+        let picked = try Self.levels(drill, round, scenarios, text: text, seed: nil)
+        let top = scenario.risks[0]
+        if dive == top.dive {
+          #expect(picked.levels[area] == .staff, "drill \(drill.id), \(scenario.id): the riskiest part picked")
+        } else {
+          #expect(picked.levels[area] == .senior, "drill \(drill.id), \(scenario.id): \(dive) picked, \(top.dive) is riskiest")
+          #expect(picked.grades.contains { $0.findings.contains("you went deep on \(dive); this scenario's riskiest part is \(top.dive), because \(top.because)") })
+        }
+        #expect(try Self.levels(drill, round, scenarios, text: text, seed: seed).levels[area] == .staff, "a drawn deep dive is not the candidate's pick")
+      }
+    }
+  }
+
   @Test("numbers are read as a candidate writes them")
   func numbers() throws {
     #expect(ScenarioFormula.number("400k") == 400_000)

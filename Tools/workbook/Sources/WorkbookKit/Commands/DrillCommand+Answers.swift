@@ -76,6 +76,7 @@ extension DrillCommand {
     if let scenarios {
       let chosen = try Self.scenario(scenarios, answers: answers.decisions, seed: seed, shown: file)
       grades = scenarios.grades(round, deepDive: deepDive, scenario: chosen, answers: answers.decisions)
+      if seed == nil, let pick = scenarios.pickGrade(deepDive, scenario: chosen) { grades.append(pick) }
       levels = scenarios.levels(round, signalLevels: levels, deepDive: deepDive, grades: grades)
       scenario = chosen
     } else if !answers.decisions.isEmpty {

@@ -250,6 +250,10 @@ extension DrillCommand {
     var grades: [DecisionGrade] = []
     if let scenarios, let scenario {
       grades = scenarios.grades(round, deepDive: deepDive, scenario: scenario, answers: decided)
+      if candidatePicks, let pick = scenarios.pickGrade(deepDive, scenario: scenario) {
+        grades.append(pick)
+        say(Style.bold("\nYour deep dive") + ": \(pick.level.rawValue)" + pick.findings.map { " — \($0)" }.joined())
+      }
       levels = scenarios.levels(round, signalLevels: levels, deepDive: deepDive, grades: grades)
     }
     let date = now()
@@ -285,6 +289,10 @@ extension DrillCommand {
     var cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0) }
     if let scenarios, let scenario {
       for grade in grades where grade.level != .staff {
+        if grade.decision == DrillScenarios.deepDivePick {
+          cards.append(DrillSignalCards.pickQuestion(drill, round: round, scenarios: scenarios, scenario: scenario))
+          continue
+        }
         guard let decision = scenarios.decisions.first(where: { $0.id == grade.decision }) else { continue }
         cards.append(DrillSignalCards.question(drill, scenarios: scenarios, scenario: scenario, decision: decision))
       }

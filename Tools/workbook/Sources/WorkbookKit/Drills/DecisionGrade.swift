@@ -127,6 +127,21 @@ extension DrillScenarios {
     decisions(in: round, deepDive: deepDive).map { DecisionGrade.grade($0, scenario: scenario, answers: answers) }
   }
 
+  /// The candidate's own pick of the deep dive graded against the scenario's ranking of risks:
+  /// picking the riskiest is what a staff candidate does, so any other pick keeps the deep dive's
+  /// area at senior at most, and says which part this scenario puts at risk. Nil when the deep dive
+  /// was drawn by a seed, not picked.
+  func pickGrade(_ pick: String?, scenario: Scenario) -> DecisionGrade? {
+    guard let pick, let top = scenario.risks.first else { return nil }
+    if pick == top.dive { return DecisionGrade(decision: Self.deepDivePick, level: .staff, findings: []) }
+    return DecisionGrade(
+      decision: Self.deepDivePick, level: .senior,
+      findings: ["you went deep on \(pick); this scenario's riskiest part is \(top.dive), because \(top.because)"])
+  }
+
+  /// The grade's name for the deep dive's pick, beside the decisions'.
+  static let deepDivePick = "deep-dive pick"
+
   /// The signal levels capped by the decisions: an area is no higher than its lowest decision, so
   /// the rubric's words marked hit cannot lift an area whose choices did not fit the scenario.
   func levels(
@@ -136,6 +151,11 @@ extension DrillScenarios {
     for decision in decisions(in: round, deepDive: deepDive) {
       guard let area = area(of: decision, in: round), let grade = grades.first(where: { $0.decision == decision.id }) else { continue }
       levels[area.name] = Swift.min(levels[area.name] ?? .belowSenior, grade.level)
+    }
+    if let pick = grades.first(where: { $0.decision == Self.deepDivePick }), let number = round.options.first?.number,
+      let area = round.areas.first(where: { $0.phases.contains(number) })
+    {
+      levels[area.name] = Swift.min(levels[area.name] ?? .belowSenior, pick.level)
     }
     return levels
   }

@@ -47,6 +47,12 @@ extension DrillScenarios {
       for id in scenario.values.keys.sorted() where !constraintIds.contains(id) {
         found.append("\(name) gives \(id), which is not a constraint")
       }
+      let options = round.options.map(\.label)
+      if scenario.risks.map(\.dive).sorted() != options.sorted() || scenario.risks.contains(where: { $0.because.isEmpty }) {
+        found.append(
+          "\(name) ranks the deep dives \(scenario.risks.map(\.dive).joined(separator: ", ")); rank every option (\(options.joined(separator: ", "))) once, "
+            + "riskiest first, each with its because")
+      }
       for decision in decisions {
         guard let key = scenario.keys[decision.id] else {
           found.append("\(name) has no key for decision \(decision.id)")

@@ -65,11 +65,20 @@ struct DrillScenarios: Decodable, Equatable {
     let then: Then
   }
 
+  /// A deep-dive option as this scenario ranks it, with the reason.
+  struct Risk: Decodable, Equatable {
+    let dive: String
+    let because: String
+  }
+
   struct Scenario: Decodable, Equatable {
     let id: String
     /// The scenario as the interviewer reads it out.
     let card: String
     let values: [String: Double]
+    /// Every deep-dive option, riskiest first for this scenario: a candidate who picks the deep
+    /// dive is graded on picking the top one.
+    let risks: [Risk]
     let keys: [String: Key]
   }
 

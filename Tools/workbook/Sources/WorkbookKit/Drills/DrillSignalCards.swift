@@ -63,6 +63,19 @@ enum DrillSignalCards {
       followUps: "", redFlags: "", key: "\(keyPrefix)\(drill.id)/decision/\(decision.id)/\(scenario.id)", drill: drill.id)
   }
 
+  /// A deep dive picked away from the scenario's riskiest part, as the scenario's question: which
+  /// part carries the most risk here? The answer is the scenario's ranking with its reasons.
+  static func pickQuestion(_ drill: Drill, round: DrillRound, scenarios: DrillScenarios, scenario: DrillScenarios.Scenario)
+    -> InterviewQuestion
+  {
+    let options = round.options.map { "\($0.label) \($0.title)" }.joined(separator: "; ")
+    let heading = "\(scenarios.card(scenario).replacingOccurrences(of: "\n", with: " ")) Which part of the design carries the most risk, and why? (\(options))"
+    let body = scenario.risks.map { "\($0.dive): \($0.because)." }.joined(separator: " ")
+    return InterviewQuestion(
+      chapter: drill.chapter ?? 0, chapterTitle: "Drill: \(drill.title)", heading: heading, body: body, modelAnswer: body,
+      followUps: "", redFlags: "", key: "\(keyPrefix)\(drill.id)/deep-dive/\(scenario.id)", drill: drill.id)
+  }
+
   /// Whether a missed signal is rehearsed by its scenario's decision cards instead: a judgment
   /// signal of a phase that has decision points, in a drill with scenarios.
   static func coveredByDecisions(_ signal: DrillSignal, scenarios: DrillScenarios?) -> Bool {
@@ -89,6 +102,10 @@ enum DrillSignalCards {
         guard let id = attempt.scenario, let scenario = scenarios.scenario(named: id) else { continue }
         for decision in scenarios.decisions where attempt.decisions?[decision.id].map({ $0 != DrillLevel.staff.rawValue }) == true {
           let card = question(drill, scenarios: scenarios, scenario: scenario, decision: decision)
+          if seen.insert(card.key).inserted { cards.append(card) }
+        }
+        if attempt.decisions?[DrillScenarios.deepDivePick].map({ $0 != DrillLevel.staff.rawValue }) == true {
+          let card = pickQuestion(drill, round: round, scenarios: scenarios, scenario: scenario)
           if seen.insert(card.key).inserted { cards.append(card) }
         }
       }

@@ -32,6 +32,10 @@ enum InterviewerKit {
         say()
         say(Style.bold("\(phase.number). Deep dive, the candidate's pick") + " — \(phase.minutes) min")
         say("  Ask: which part of your design carries the most risk? Go deep on one. A staff candidate picks and says why.")
+        if let scenario, !scenario.risks.isEmpty {
+          say("  This scenario's ranking (riskiest first; another pick keeps the area at senior at most):")
+          for risk in scenario.risks { say("    \(risk.dive): \(risk.because)") }
+        }
         for option in options {
           say("  \(option.label). \(option.title)")
           say(indented(option.prompts, by: "      "))
