@@ -55,10 +55,10 @@ struct DrillScenarioTests {
     Set(scenarios.decisions(in: round, deepDive: round.deepDive(seed: seed)).compactMap { scenarios.area(of: $0, in: round)?.name })
   }
 
-  @Test("chat, chapter 6's feed, upload and the streaming assistant have scenarios, and each passes workbook check's rules")
+  @Test("chat, chapter 6's feed, upload, analytics and the streaming assistant have scenarios, and each passes workbook check's rules")
   func scenariosHold() throws {
     let drills = try Self.drills()
-    #expect(Set(["chat", "6", "upload", "assistant"]).isSubset(of: Set(drills.map(\.0.id))), "found \(drills.map(\.0.id))")
+    #expect(Set(["chat", "6", "upload", "analytics", "assistant"]).isSubset(of: Set(drills.map(\.0.id))), "found \(drills.map(\.0.id))")
     for (drill, round, scenarios) in drills {
       #expect(scenarios.problems(round: round).isEmpty, "drill \(drill.id): \(scenarios.problems(round: round))")
     }

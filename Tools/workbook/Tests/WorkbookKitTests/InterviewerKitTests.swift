@@ -45,7 +45,7 @@ struct InterviewerKitTests {
 
   @Test("a drill without scenarios still gets a kit: prompts, levels, pushback and a scorecard, no decisions")
   func withoutScenarios() throws {
-    let (text, round, scenarios) = try kit("analytics", seed: 1)
+    let (text, round, scenarios) = try kit("1", seed: 1)
     #expect(scenarios == nil)
     #expect(!text.contains("Decision ") && !text.contains("The scenario card"))
     for area in round.areas { #expect(text.contains("  \(area.name): [ ] below senior")) }
