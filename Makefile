@@ -137,10 +137,11 @@ server: requirements ## the local practice API server, to poke with curl (chapte
 	@WORKBOOK_CHAPTERS=none $(SWIFT_RUN) --scratch-path .build/server practice-server $(SERVER_FLAGS)
 
 # `make drill-6` runs chapter 6's drill, `make drill-chat` one of Drills/drills.json.
-drill-%: $(WORKBOOK) ## a mock system-design round, marked signal by signal: N = {chapters}, or chat, upload, analytics
+drill-%: $(WORKBOOK) ## a mock system-design round, marked signal by signal: N = {chapters}, or chat, upload, analytics, assistant
 ##      SEED=K              repeat a round's choice of deep dive
 ##      ANSWERS=file        score answers written in a file, no terminal (a template if it is missing)
-	@$(WORKBOOK) drill $* $(if $(ANSWERS),--answers '$(ANSWERS)')
+##      ROLE=interviewer    the kit for a peer who plays the interviewer: card, keys, probes, scorecard
+	@$(WORKBOOK) drill $* $(if $(ANSWERS),--answers '$(ANSWERS)') $(if $(ROLE),--role '$(ROLE)')
 
 drill: $(WORKBOOK) ## every design drill: its length in minutes and your last result
 	@$(WORKBOOK) drill

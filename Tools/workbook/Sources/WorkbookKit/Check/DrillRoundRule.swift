@@ -141,7 +141,27 @@ extension Checker {
     }
     if !cells.isEmpty { found += shownByProblems(relative, cells, owner: owner) }
     if round.redFlags.isEmpty { problem("no `## Red flags` section, or it is empty") }
+    found += scenarioProblems(relative, round)
     return found
+  }
+
+  /// The drill's `scenarios.json`, when it has one, against its round (`DrillScenarios.problems`).
+  func scenarioProblems(_ relative: String, _ round: DrillRound) -> [Problem] {
+    let folder = (relative as NSString).deletingLastPathComponent
+    let shown = "\(folder)/\(DrillScenarios.fileName)"
+    do {
+      guard let scenarios = try DrillScenarios.load(folder: folder, root: root) else { return [] }
+      var found = scenarios.problems(round: round).map { Problem(rule: .extras, message: "\(shown): \($0)") }
+      for level in [DrillLevel.senior, .staff] {
+        let file = "\(folder)/\(DrillExemplars.folder)/\(DrillExemplars.fileName(level))"
+        for message in DrillExemplars.problems(path(file, in: root), level: level, round: round, scenarios: scenarios, drillFile: relative) {
+          found.append(Problem(rule: .extras, message: "\(file): \(message)"))
+        }
+      }
+      return found
+    } catch {
+      return [Problem(rule: .extras, message: "\(error)")]
+    }
   }
 
   private func range(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound) to \(range.upperBound)" }

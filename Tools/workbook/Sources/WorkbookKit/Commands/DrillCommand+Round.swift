@@ -57,6 +57,13 @@ extension DrillCommand {
             + "(make drill-\(drill.id) SEED=N has one picked for you)."))
     }
     say(Style.dim("  A pushback question closes each phase. Levels per area: " + levelRule))
+    let scenarios = try DrillScenarios.load(drill, root: root)
+    let scenario = scenarios?.scenario(seed: drawSeed)
+    if let scenarios, let scenario {
+      say(Style.bold("\nThe scenario") + Style.dim(" (\(scenario.id); SEED=N draws another)"))
+      say(scenarios.card(scenario))
+      say(Style.dim("  At each decision point you commit to a choice and the numbers it rests on; the key is this scenario's."))
+    }
 
     say(Style.bold("\nIntroductions") + " — \(round.introductions.minutes) min")
     say(WalkthroughCommand.render(round.introductions.text))
@@ -117,6 +124,50 @@ extension DrillCommand {
       say(referenceDesign(drill, root: root))
     }
 
+    var decided = DecisionAnswers()
+    decided.scenario = scenario?.id
+    /// The phase's decision points: on a terminal each choice, estimate, cost, the changed
+    /// constraint and the choice after it are asked; otherwise the questions are printed. False
+    /// when the input ended.
+    func decide(_ phase: DrillRound.Phase) -> Bool {
+      guard let scenarios, let scenario else { return true }
+      for decision in scenarios.decisions where decision.phase == phase.label {
+        let choices = decision.choices.joined(separator: " | ")
+        say(Style.bold("  Decision: ") + "\(decision.question) (\(choices))")
+        func choose(_ prompt: String) -> String? {
+          while true {
+            guard let line = ask("    \(prompt) [\(choices)] ") else { return nil }
+            let text = line.trimmingCharacters(in: .whitespaces).lowercased()
+            if decision.choices.contains(text) { return text }
+            say(Style.yellow("      one of \(choices), please"))
+          }
+        }
+        let then = scenario.keys[decision.id]?.then.say ?? ""
+        guard console.interactive else {
+          for estimate in decision.estimates { say("    Estimate: \(estimate.question), in \(estimate.unit).") }
+          say("    Then: \(then). Does your choice change, and why?")
+          continue
+        }
+        guard let choice = choose("your choice") else { return false }
+        decided.choices[decision.id] = choice
+        for estimate in decision.estimates {
+          guard let line = ask("    \(estimate.question), in \(estimate.unit): ") else { return false }
+          decided.estimates[estimate.id] = line
+        }
+        guard let cost = ask("    what does it cost? ") else { return false }
+        decided.costs[decision.id] = cost.trimmingCharacters(in: .whitespaces)
+        say(Style.bold("    Then: ") + then + ".")
+        guard let after = choose("your choice now") else { return false }
+        decided.thens[decision.id] = after
+        guard let why = ask("    why does it change, or not? ") else { return false }
+        decided.whys[decision.id] = why.trimmingCharacters(in: .whitespaces)
+        let grade = DecisionGrade.grade(decision, scenario: scenario, answers: decided)
+        say("    \(grade.level == .belowSenior ? Style.yellow(grade.level.rawValue) : grade.level.rawValue)")
+        for finding in grade.findings { say(Style.dim("      - \(finding)")) }
+      }
+      return true
+    }
+
     var ran: [DrillRound.Phase] = []
     for (index, slot) in phases.enumerated() {
       var phase = slot
@@ -128,8 +179,10 @@ extension DrillCommand {
       say(Style.bold("\nPhase \(index + 1) of \(phases.count): \(phase.label). \(phase.title)") + " — \(phase.minutes) min")
       say(WalkthroughCommand.render(phase.prompts))
       guard timed(phase.minutes) else { return abandon() }
-      if !pushback[index].isEmpty {
-        say(Style.bold("  Pushback: ") + pushback[index])
+      guard decide(phase) else { return abandon() }
+      let question = scenarios.flatMap { Self.pushback(on: phase, scenarios: $0, answers: decided) } ?? pushback[index]
+      if !question.isEmpty {
+        say(Style.bold("  Pushback: ") + question)
         if console.interactive, ask(Style.dim("  Answer it out loud. [Enter] when you are done")) == nil { return abandon() }
       }
       ran.append(phase)
@@ -154,6 +207,22 @@ extension DrillCommand {
       }
       say(Style.bold("\nCommunication"))
       _ = mark(round.communication)
+      if let scenarios, let scenario {
+        say(Style.bold("\nThe scenario's key") + Style.dim(" (\(scenario.id))"))
+        for decision in scenarios.decisions(in: round, deepDive: deepDive) {
+          guard let key = scenario.keys[decision.id] else { continue }
+          say("  \(Style.bold(decision.id)): \(key.choice), because \(key.because).")
+          for (other, cost) in (key.defensible ?? [:]).sorted(by: { $0.key < $1.key }) {
+            say(Style.dim("    \(other) scores too when its cost is said: \(cost)."))
+          }
+          for estimate in decision.estimates {
+            if let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) {
+              say(Style.dim("    \(estimate.question): about \(DrillScenarios.shown(value.rounded(toSignificant: 2))) \(estimate.unit) (\(estimate.formula), within a factor \(DrillScenarios.shown(estimate.factor)))"))
+            }
+          }
+          say("    then (\(key.then.say)): \(key.then.choice), because \(key.then.because).")
+        }
+      }
     }
 
     say(Style.bold("\nRubric") + Style.dim(" (levels: below senior · senior · staff)"))
@@ -177,13 +246,23 @@ extension DrillCommand {
             + "mark each signal and get a level per area."))
       return
     }
-    let levels = round.levels(marks: marks, deepDive: deepDive)
+    var levels = round.levels(marks: marks, deepDive: deepDive)
+    var grades: [DecisionGrade] = []
+    if let scenarios, let scenario {
+      grades = scenarios.grades(round, deepDive: deepDive, scenario: scenario, answers: decided)
+      if candidatePicks, let pick = scenarios.pickGrade(deepDive, scenario: scenario) {
+        grades.append(pick)
+        say(Style.bold("\nYour deep dive") + ": \(pick.level.rawValue)" + pick.findings.map { " — \($0)" }.joined())
+      }
+      levels = scenarios.levels(round, signalLevels: levels, deepDive: deepDive, grades: grades)
+    }
     let date = now()
     let file = path(DrillHistory.relativePath, in: root)
     var (attempts, persist) = DrillHistory.load(file, now: date)
     let attempt = DrillHistory.Attempt(
       date: date, drill: drill.id, secondsPerPhase: seconds, levels: levels.mapValues(\.rawValue), signals: marks,
-      deepDive: deepDive, seed: candidatePicks ? nil : drawSeed)
+      deepDive: deepDive, seed: candidatePicks ? nil : drawSeed, scenario: scenario?.id,
+      decisions: grades.isEmpty ? nil : Dictionary(uniqueKeysWithValues: grades.map { ($0.decision, $0.level.rawValue) }))
     attempts.append(attempt)
     if persist {
       do {
@@ -206,13 +285,26 @@ extension DrillCommand {
       let hit = signals.filter { marks[$0.id] == true }.count
       say("  \(padded(area.name, 28)) \(shown) \(Style.dim("\(hit) of \(signals.count) signals"))")
     }
-    let missed = round.allSignals.filter { marks[$0.id] == false }
-    if !missed.isEmpty {
-      let cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0) }
+    let missed = round.allSignals.filter { marks[$0.id] == false && !DrillSignalCards.coveredByDecisions($0, scenarios: scenarios) }
+    var cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0) }
+    if let scenarios, let scenario {
+      for grade in grades where grade.level != .staff {
+        if grade.decision == DrillScenarios.deepDivePick {
+          cards.append(DrillSignalCards.pickQuestion(drill, round: round, scenarios: scenarios, scenario: scenario))
+          continue
+        }
+        guard let decision = scenarios.decisions.first(where: { $0.id == grade.decision }) else { continue }
+        cards.append(DrillSignalCards.question(drill, scenarios: scenarios, scenario: scenario, decision: decision))
+      }
+    }
+    if !cards.isEmpty {
       do {
         try DrillSignalCards.enqueue(cards, store: RatingsStore(root: root), at: date)
         say(
-          "\(plural(missed.count, "missed signal")) \(missed.count == 1 ? "is now a card" : "are now cards") in make review "
+          (cards.count == missed.count
+            ? "\(plural(cards.count, "missed signal")) \(cards.count == 1 ? "is now a card" : "are now cards")"
+            : "\(plural(cards.count, "card")) from missed signals and decisions \(cards.count == 1 ? "is" : "are") now")
+            + " in make review "
             + "(due today, then spaced like the questions) and in make flashcards.")
       } catch {
         warn("the missed signals are not in the review queue: \(error)")
@@ -225,7 +317,20 @@ extension DrillCommand {
     say(referenceDesign(drill, root: root))
   }
 
+  /// Pushback aimed at what the candidate chose in `phase`, as an interviewer aims it: the first
+  /// decision of the phase they committed to, argued against by its other choices. Nil when the
+  /// phase has no decision they answered, and the bank's question is asked instead.
+  static func pushback(on phase: DrillRound.Phase, scenarios: DrillScenarios, answers: DecisionAnswers) -> String? {
+    for decision in scenarios.decisions where decision.phase == phase.label {
+      guard let choice = answers.choices[decision.id] else { continue }
+      let others = decision.choices.filter { $0 != choice }.joined(separator: " or ")
+      return "You chose \(choice). I would have gone with \(others) here. Convince me, with a number from the scenario."
+    }
+    return nil
+  }
+
   /// How the levels follow from the marks, said once at the start of a round.
   static let levelRule =
     "senior = every must-hit signal of its phases hit; staff = that, and every judgment signal; bonus signals move no level."
+    + " With a scenario, an area is no higher than its lowest decision."
 }

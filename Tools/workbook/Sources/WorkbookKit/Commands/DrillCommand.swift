@@ -16,19 +16,35 @@ import Foundation
 /// and its outline.
 struct DrillCommand: Command {
   static let name = "drill"
-  static let arguments = "[ID] [--answers FILE]"
-  static let summary = "list the design drills, or run one: ID is a chapter's number or chat, upload, analytics"
+  static let arguments = "[ID] [--answers FILE] [--role interviewer]"
+  static let summary = "list the design drills, or run one: ID is a chapter's number or chat, upload, analytics, assistant"
 
   /// The drill to run, as `DrillCatalog.normalized` spells it; nil lists them.
   let id: String?
   /// `--answers FILE` (`make drill-chat ANSWERS=file`): score the answers written there instead of
   /// running the round on a terminal.
   let answers: String?
+  /// `--role interviewer` (`make drill-chat ROLE=interviewer`): print the interviewer's kit
+  /// (`InterviewerKit`) instead of running the round.
+  let interviewer: Bool
 
   init(_ arguments: [String]) throws {
-    let parsed = try Arguments(arguments, options: ["--answers": "a file of answers (make drill-chat ANSWERS=answers.md)"], positionals: 0...1)
+    let parsed = try Arguments(
+      arguments,
+      options: [
+        "--answers": "a file of answers (make drill-chat ANSWERS=answers.md)",
+        "--role": "interviewer: the kit for a peer who runs the round (make drill-chat ROLE=interviewer)",
+      ], positionals: 0...1)
     id = parsed.positionals.first.map(DrillCatalog.normalized)
     answers = parsed.options["--answers"]
+    let role = parsed.options["--role"]?.lowercased()
+    if let role, !["interviewer", "candidate"].contains(role) {
+      throw UsageError("ROLE= is interviewer (the kit for a peer who runs the round) or candidate (the round), not \(role)")
+    }
+    interviewer = role == "interviewer"
+    if interviewer && (id == nil || answers != nil) {
+      throw UsageError("ROLE=interviewer needs a drill and no ANSWERS=: make drill-chat ROLE=interviewer")
+    }
     if let answers, ["1", "yes", "true"].contains(answers.lowercased()) {
       throw UsageError("ANSWERS= names a file of answers for a drill (ANSWERS=answers.md), not \(answers)")
     }
@@ -44,12 +60,28 @@ struct DrillCommand: Command {
       return true
     }
     let seed = ProcessInfo.processInfo.environment["SEED"].flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+    if interviewer {
+      try Self.kit(drills.drill(id), console: .terminal(), seed: seed, now: now)
+      return true
+    }
     if let answers {
       try Self.score(drills.drill(id), answers: answers, console: .terminal(), seed: seed)
       return true
     }
     try Self.run(drills.drill(id), console: .terminal(), seed: seed)
     return true
+  }
+
+  /// The interviewer's kit for `drill`: `seed`'s scenario and, without one, the day's, as the
+  /// round without a terminal draws it.
+  static func kit(_ drill: Drill, root: String = ".", console: Console, seed: UInt64?, now: Date) throws {
+    let text = try TextFile.contents(path(drill.file, in: root), shown: drill.file)
+    guard let round = DrillRound.parse(text) else {
+      throw Failure("\(drill.file) is in the older format; ROLE=interviewer prints the kit of a round")
+    }
+    let drawn = seed ?? UInt64(max(0, Int(now.timeIntervalSince1970 / 86_400)))
+    let scenarios = try DrillScenarios.load(drill, root: root)
+    console.write(InterviewerKit.render(round, drill: drill, scenarios: scenarios, seed: drawn) + "\n")
   }
 
   // MARK: - The list

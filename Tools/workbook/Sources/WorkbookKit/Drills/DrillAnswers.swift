@@ -32,6 +32,8 @@ struct DrillAnswers: Equatable {
   }
 
   let sections: [Section]
+  /// The scenario named and the decision lines (`DecisionAnswers`), wherever they stand.
+  var decisions = DecisionAnswers()
 
   static let communication = "communication"
 
@@ -39,8 +41,10 @@ struct DrillAnswers: Equatable {
   /// phase, is refused.
   static func parse(_ text: String, shown: String) throws -> DrillAnswers {
     var sections: [Section] = []
+    var decisions = DecisionAnswers()
     for (index, raw) in text.components(separatedBy: "\n").enumerated() {
       let line = raw.trimmingCharacters(in: .whitespaces)
+      if decisions.read(line) { continue }
       if line.hasPrefix("## ") {
         let heading = line.dropFirst(3).trimmingCharacters(in: .whitespaces)
         let label =
@@ -61,7 +65,7 @@ struct DrillAnswers: Equatable {
       }
       sections[sections.count - 1].marks[QuestionKey.slug(cue)] = hit
     }
-    return DrillAnswers(sections: sections)
+    return DrillAnswers(sections: sections, decisions: decisions)
   }
 
   /// `- [x] Cue` as (true, "Cue"), `- [ ] Cue` as (false, "Cue"); nil for any other line.
@@ -139,7 +143,9 @@ struct DrillAnswers: Equatable {
   /// chosen: keep the one you pick), its prompts as a reminder, room for the answer, then every
   /// signal as `- [?] Cue`, which is no mark: scored unchanged, the template is refused rather than
   /// read as all missed.
-  static func template(_ round: DrillRound, drill: Drill, deepDive: String?) -> String {
+  static func template(
+    _ round: DrillRound, drill: Drill, deepDive: String?, scenarios: DrillScenarios? = nil, scenario: DrillScenarios.Scenario? = nil
+  ) -> String {
     let phases = deepDive == nil ? round.phases : round.phases(deepDive: deepDive)
     var lines = [
       "# Answers: make drill-\(drill.id)\(deepDive.map { " (deep dive \($0))" } ?? "")",
@@ -150,10 +156,25 @@ struct DrillAnswers: Equatable {
         ? "Keep one deep dive (\(round.options.map(\.label).joined(separator: ", "))) and delete the others: the pick is yours." : "",
       "",
     ]
+    if let scenarios {
+      if let scenario {
+        lines += ["scenario: \(scenario.id)", ""] + scenarios.card(scenario).components(separatedBy: "\n").map { "> \($0)" } + [""]
+      } else {
+        lines += ["scenario: ", "", "> Name one of \(scenarios.scenarios.map(\.id).joined(separator: ", ")); SEED= picks one and writes its card here.", ""]
+      }
+    }
     for phase in phases {
       lines += ["## \(phase.label). \(phase.title)", ""]
       lines += phase.prompts.components(separatedBy: "\n").filter { !$0.isEmpty }.map { "> \($0)" }
       lines += ["", "(your answer)", ""]
+      for decision in scenarios?.decisions.filter({ $0.phase == phase.label }) ?? [] {
+        lines += ["> Decision: \(decision.question) (\(decision.choices.joined(separator: " | ")))", "- choice \(decision.id): ", "- cost \(decision.id): "]
+        for estimate in decision.estimates {
+          lines += ["> Estimate: \(estimate.question), in \(estimate.unit)", "- estimate \(estimate.id): "]
+        }
+        let change = scenario?.keys[decision.id]?.then.say ?? "one constraint changes (SEED= names it)"
+        lines += ["> Then: \(change). Your choice now, and why?", "- then \(decision.id): ", "- why \(decision.id): ", ""]
+      }
       lines += phase.signals.map { "- [?] \($0.cue)" } + [""]
     }
     lines += ["## Communication", ""] + round.communication.map { "- [?] \($0.cue)" } + [""]

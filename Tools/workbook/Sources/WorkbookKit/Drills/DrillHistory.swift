@@ -35,6 +35,10 @@ struct DrillHistory: Equatable {
     /// picked it.
     var deepDive: String?
     var seed: UInt64?
+    /// The scenario the round's decisions were graded against (`DrillScenarios`), and each
+    /// decision's level by its id; nil for a drill without scenarios.
+    var scenario: String?
+    var decisions: [String: String]?
 
     /// The id of the drill attempted.
     var id: String { drill ?? DrillHistory.legacyID }

@@ -30,14 +30,86 @@ enum DrillSignalCards {
       modelAnswer: answer, followUps: "", redFlags: "", key: key(drill: drill.id, signal: signal), drill: drill.id)
   }
 
-  /// Every signal missed in any attempt at a round, as cards, drill by drill in catalog order.
+  /// A decision point below staff, as the scenario's question: the card states the scenario's
+  /// numbers and asks for a choice, the numbers it rests on and what would flip it, and the answer
+  /// is the scenario's key. It never quotes a signal: what is rehearsed is deciding under these
+  /// constraints, not the rubric's words. Its key, `drill-<id>/decision/<decision>/<scenario>`,
+  /// keeps one card per decision and scenario.
+  static func question(
+    _ drill: Drill, scenarios: DrillScenarios, scenario: DrillScenarios.Scenario, decision: DrillScenarios.Decision
+  ) -> InterviewQuestion {
+    let numbers = scenarios.constraints.compactMap { constraint in
+      scenario.values[constraint.id].map { "\(constraint.says) \(DrillScenarios.shown($0))" }
+    }
+    let heading =
+      "\(scenario.card) (\(numbers.joined(separator: "; "))) \(decision.question) Commit to one of "
+      + "\(decision.choices.joined(separator: " or ")), give the numbers it rests on, and say what would flip it."
+    var answer: [String] = []
+    if let key = scenario.keys[decision.id] {
+      answer.append("\(key.choice), because \(key.because).")
+      for (other, cost) in (key.defensible ?? [:]).sorted(by: { $0.key < $1.key }) {
+        answer.append("\(other) is defensible when its cost is said: \(cost).")
+      }
+      for estimate in decision.estimates {
+        if let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) {
+          answer.append("\(estimate.question): about \(DrillScenarios.shown(value.rounded(toSignificant: 2))) \(estimate.unit).")
+        }
+      }
+      answer.append("If \(key.then.say): \(key.then.choice), because \(key.then.because).")
+    }
+    let body = answer.joined(separator: " ")
+    return InterviewQuestion(
+      chapter: drill.chapter ?? 0, chapterTitle: "Drill: \(drill.title)", heading: heading, body: body, modelAnswer: body,
+      followUps: "", redFlags: "", key: "\(keyPrefix)\(drill.id)/decision/\(decision.id)/\(scenario.id)", drill: drill.id)
+  }
+
+  /// A deep dive picked away from the scenario's riskiest part, as the scenario's question: which
+  /// part carries the most risk here? The answer is the scenario's ranking with its reasons.
+  static func pickQuestion(_ drill: Drill, round: DrillRound, scenarios: DrillScenarios, scenario: DrillScenarios.Scenario)
+    -> InterviewQuestion
+  {
+    let options = round.options.map { "\($0.label) \($0.title)" }.joined(separator: "; ")
+    let heading = "\(scenarios.card(scenario).replacingOccurrences(of: "\n", with: " ")) Which part of the design carries the most risk, and why? (\(options))"
+    let body = scenario.risks.map { "\($0.dive): \($0.because)." }.joined(separator: " ")
+    return InterviewQuestion(
+      chapter: drill.chapter ?? 0, chapterTitle: "Drill: \(drill.title)", heading: heading, body: body, modelAnswer: body,
+      followUps: "", redFlags: "", key: "\(keyPrefix)\(drill.id)/deep-dive/\(scenario.id)", drill: drill.id)
+  }
+
+  /// Whether a missed signal is rehearsed by its scenario's decision cards instead: a judgment
+  /// signal of a phase that has decision points, in a drill with scenarios.
+  static func coveredByDecisions(_ signal: DrillSignal, scenarios: DrillScenarios?) -> Bool {
+    guard let scenarios, signal.kind == .judgment else { return false }
+    return scenarios.decisions.contains { $0.phase == signal.phase }
+  }
+
+  /// Every signal missed in any attempt at a round, as cards, and every decision an attempt graded
+  /// below staff, as its scenario's question; drill by drill in catalog order.
   static func questions(_ drills: [Drill], history: DrillHistory, root: String = ".") -> [InterviewQuestion] {
     drills.flatMap { drill -> [InterviewQuestion] in
-      let missed = Set(history.attempts(of: drill.id).flatMap { ($0.signals ?? [:]).filter { !$0.value }.keys })
-      guard !missed.isEmpty, let text = TextFile.read(path(drill.file, in: root)), let round = DrillRound.parse(text) else {
+      let attempts = history.attempts(of: drill.id)
+      let missed = Set(attempts.flatMap { ($0.signals ?? [:]).filter { !$0.value }.keys })
+      guard let text = TextFile.read(path(drill.file, in: root)), let round = DrillRound.parse(text) else {
         return []
       }
-      return round.allSignals.filter { missed.contains($0.id) }.map { question(drill, round: round, signal: $0) }
+      let scenarios = try? DrillScenarios.load(drill, root: root)
+      var cards = round.allSignals.filter { missed.contains($0.id) && !coveredByDecisions($0, scenarios: scenarios) }.map {
+        question(drill, round: round, signal: $0)
+      }
+      guard let scenarios else { return cards }
+      var seen: Set<String> = []
+      for attempt in attempts {
+        guard let id = attempt.scenario, let scenario = scenarios.scenario(named: id) else { continue }
+        for decision in scenarios.decisions where attempt.decisions?[decision.id].map({ $0 != DrillLevel.staff.rawValue }) == true {
+          let card = question(drill, scenarios: scenarios, scenario: scenario, decision: decision)
+          if seen.insert(card.key).inserted { cards.append(card) }
+        }
+        if attempt.decisions?[DrillScenarios.deepDivePick].map({ $0 != DrillLevel.staff.rawValue }) == true {
+          let card = pickQuestion(drill, round: round, scenarios: scenarios, scenario: scenario)
+          if seen.insert(card.key).inserted { cards.append(card) }
+        }
+      }
+      return cards
     }
   }
 

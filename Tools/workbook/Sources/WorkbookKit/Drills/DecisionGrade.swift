@@ -1,0 +1,162 @@
+import Foundation
+
+/// What a candidate said at the decision points of a round, as an answers file writes it:
+///
+///     scenario: marketplace
+///     - choice transport: push-and-pull
+///     - cost transport: a message waits for the next fetch when the push is late
+///     - estimate peak-sockets: 40k
+///     - then transport: websocket
+///     - why transport: at 20 messages a session, polling costs more than the held socket
+///
+/// Ids are the decisions' and the estimates' in the drill's `scenarios.json`.
+struct DecisionAnswers: Equatable {
+  var scenario: String?
+  var choices: [String: String] = [:]
+  var costs: [String: String] = [:]
+  var estimates: [String: String] = [:]
+  var thens: [String: String] = [:]
+  var whys: [String: String] = [:]
+
+  static let fields = ["choice", "cost", "estimate", "then", "why"]
+
+  var isEmpty: Bool { scenario == nil && choices.isEmpty && costs.isEmpty && estimates.isEmpty && thens.isEmpty && whys.isEmpty }
+
+  /// Reads `line` when it is a decision line or `scenario: id`; false for any other line.
+  mutating func read(_ line: String) -> Bool {
+    var text = Substring(line.trimmingCharacters(in: .whitespaces))
+    if text.hasPrefix("- ") { text = text.dropFirst(2) }
+    if text.lowercased().hasPrefix("scenario:") {
+      scenario = text.dropFirst("scenario:".count).trimmingCharacters(in: .whitespaces)
+      return true
+    }
+    guard let space = text.firstIndex(of: " "), let colon = text.firstIndex(of: ":"), space < colon else { return false }
+    let field = text[..<space].lowercased()
+    guard Self.fields.contains(field) else { return false }
+    let id = text[text.index(after: space)..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+    guard !id.isEmpty, !id.contains(" ") else { return false }
+    let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    switch field {
+    case "choice": choices[id] = value.lowercased()
+    case "cost": costs[id] = value
+    case "estimate": estimates[id] = value
+    case "then": thens[id] = value.lowercased()
+    default: whys[id] = value
+    }
+    return true
+  }
+
+  /// The ids named that the drill does not have, for a refusal that names them.
+  func unknownIds(_ scenarios: DrillScenarios) -> [String] {
+    let decisions = Set(scenarios.decisions.map(\.id))
+    let estimateIds = Set(scenarios.decisions.flatMap(\.estimates).map(\.id))
+    var unknown: [String] = []
+    for (field, ids) in [("choice", choices.keys), ("cost", costs.keys), ("then", thens.keys), ("why", whys.keys)] {
+      unknown += ids.filter { !decisions.contains($0) }.map { "\(field) \($0)" }
+    }
+    unknown += estimates.keys.filter { !estimateIds.contains($0) }.map { "estimate \($0)" }
+    return unknown.sorted()
+  }
+}
+
+/// One decision point graded against a scenario's key. Below senior when the candidate committed to
+/// no choice, to one that does not fit the scenario, to a defensible one without its cost, to an
+/// estimate outside the scenario's arithmetic, or to the wrong choice once a constraint changed;
+/// staff when every part fits and the choice's cost and what the change did to it are both said;
+/// senior between.
+struct DecisionGrade: Equatable {
+  let decision: String
+  let level: DrillLevel
+  /// What was measured, one line each, for the candidate and the review cards.
+  let findings: [String]
+
+  static func grade(_ decision: DrillScenarios.Decision, scenario: DrillScenarios.Scenario, answers: DecisionAnswers) -> DecisionGrade {
+    guard let key = scenario.keys[decision.id] else {
+      return DecisionGrade(decision: decision.id, level: .belowSenior, findings: ["the scenario has no key for \(decision.id)"])
+    }
+    var wrong: [String] = []
+    var short: [String] = []
+    let cost = answers.costs[decision.id]?.isEmpty == false
+    func judge(_ choice: String?, right: String, because: String, defensible: [String: String]?, when: String) {
+      guard let choice, !choice.isEmpty else {
+        wrong.append("\(when): no choice committed to (one of \(decision.choices.joined(separator: ", ")))")
+        return
+      }
+      if choice == right { return }
+      if let price = defensible?[choice] {
+        if !cost { wrong.append("\(when): \(choice) is defensible here only with its cost said (\(price))") }
+        return
+      }
+      wrong.append("\(when): you chose \(choice); this scenario calls for \(right), because \(because)")
+    }
+    judge(answers.choices[decision.id], right: key.choice, because: key.because, defensible: key.defensible, when: "the choice")
+    for estimate in decision.estimates {
+      guard let expected = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) else { continue }
+      let said = answers.estimates[estimate.id].flatMap(ScenarioFormula.number)
+      let shownExpected = "\(DrillScenarios.shown(expected.rounded(toSignificant: 2))) \(estimate.unit)"
+      guard let said else {
+        wrong.append("\(estimate.question): no estimate given; the scenario's arithmetic gives about \(shownExpected)")
+        continue
+      }
+      if !(expected / estimate.factor...expected * estimate.factor).contains(said) && !(expected == 0 && said == 0) {
+        wrong.append(
+          "\(estimate.question): you said \(DrillScenarios.shown(said)); the scenario gives about \(shownExpected) "
+            + "(\(estimate.formula)), and within a factor \(DrillScenarios.shown(estimate.factor)) counts")
+      }
+    }
+    judge(answers.thens[decision.id], right: key.then.choice, because: key.then.because, defensible: key.then.defensible, when: "after “\(key.then.say)”")
+    if !cost { short.append("the choice's cost is not said (cost \(decision.id): …)") }
+    if answers.whys[decision.id]?.isEmpty != false { short.append("why the change moves the choice, or does not, is not said (why \(decision.id): …)") }
+    let level: DrillLevel = !wrong.isEmpty ? .belowSenior : short.isEmpty ? .staff : .senior
+    return DecisionGrade(decision: decision.id, level: level, findings: wrong + short)
+  }
+}
+
+extension Double {
+  /// 1234567 to 2 significant digits is 1200000: an expected value shown as an estimate is said.
+  func rounded(toSignificant digits: Int) -> Double {
+    guard self != 0, isFinite else { return self }
+    let scale = pow(10, Double(digits) - ceil(log10(abs(self))))
+    return (self * scale).rounded() / scale
+  }
+}
+
+extension DrillScenarios {
+  /// Each decision of the run graded, in the file's order.
+  func grades(_ round: DrillRound, deepDive: String?, scenario: Scenario, answers: DecisionAnswers) -> [DecisionGrade] {
+    decisions(in: round, deepDive: deepDive).map { DecisionGrade.grade($0, scenario: scenario, answers: answers) }
+  }
+
+  /// The candidate's own pick of the deep dive graded against the scenario's ranking of risks:
+  /// picking the riskiest is what a staff candidate does, so any other pick keeps the deep dive's
+  /// area at senior at most, and says which part this scenario puts at risk. Nil when the deep dive
+  /// was drawn by a seed, not picked.
+  func pickGrade(_ pick: String?, scenario: Scenario) -> DecisionGrade? {
+    guard let pick, let top = scenario.risks.first else { return nil }
+    if pick == top.dive { return DecisionGrade(decision: Self.deepDivePick, level: .staff, findings: []) }
+    return DecisionGrade(
+      decision: Self.deepDivePick, level: .senior,
+      findings: ["you went deep on \(pick); this scenario's riskiest part is \(top.dive), because \(top.because)"])
+  }
+
+  /// The grade's name for the deep dive's pick, beside the decisions'.
+  static let deepDivePick = "deep-dive pick"
+
+  /// The signal levels capped by the decisions: an area is no higher than its lowest decision, so
+  /// the rubric's words marked hit cannot lift an area whose choices did not fit the scenario.
+  func levels(
+    _ round: DrillRound, signalLevels: [String: DrillLevel], deepDive: String?, grades: [DecisionGrade]
+  ) -> [String: DrillLevel] {
+    var levels = signalLevels
+    for decision in decisions(in: round, deepDive: deepDive) {
+      guard let area = area(of: decision, in: round), let grade = grades.first(where: { $0.decision == decision.id }) else { continue }
+      levels[area.name] = Swift.min(levels[area.name] ?? .belowSenior, grade.level)
+    }
+    if let pick = grades.first(where: { $0.decision == Self.deepDivePick }), let number = round.options.first?.number,
+      let area = round.areas.first(where: { $0.phases.contains(number) })
+    {
+      levels[area.name] = Swift.min(levels[area.name] ?? .belowSenior, pick.level)
+    }
+    return levels
+  }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+@testable import WorkbookKit
+
+/// Decisions graded against the scenario: the workbook's drills with `scenarios.json`, answered by
+/// candidates written here, at fifty seeds each.
+@Suite("Drills: decisions graded against the scenario")
+struct DrillScenarioTests {
+  static let root = DrillLevelTests.root
+
+  /// The drills that have scenarios, with their rounds.
+  static func drills() throws -> [(Drill, DrillRound, DrillScenarios)] {
+    try DrillLevelTests.rounds().compactMap { drill, round in
+      try DrillScenarios.load(drill, root: root).map { (drill, round, $0) }
+    }
+  }
+
+  /// An answers file for `seed`'s run: every signal of the run marked hit, then for each decision
+  /// the choice `choose` gives (before and after the change), every estimate exact, and the cost
+  /// and the why said: everything but the choices is as good as it gets.
+  static func answers(
+    _ round: DrillRound, _ scenarios: DrillScenarios, seed: UInt64, choose: (DrillScenarios.Decision, _ after: Bool) -> String
+  ) throws -> String {
+    let scenario = scenarios.scenario(seed: seed)
+    let deepDive = round.deepDive(seed: seed)
+    var lines = ["scenario: \(scenario.id)"]
+    for phase in round.phases(deepDive: deepDive) {
+      lines.append("## \(phase.label)")
+      lines += phase.signals.map { "- [x] \($0.cue)" }
+      for decision in scenarios.decisions where decision.phase == phase.label {
+        lines.append("- choice \(decision.id): \(choose(decision, false))")
+        lines.append("- cost \(decision.id): what it costs, said")
+        for estimate in decision.estimates {
+          lines.append("- estimate \(estimate.id): \(try ScenarioFormula.evaluate(estimate.formula, values: scenario.values))")
+        }
+        lines.append("- then \(decision.id): \(choose(decision, true))")
+        lines.append("- why \(decision.id): what the change does, said")
+      }
+    }
+    lines.append("## Communication")
+    lines += round.communication.map { "- [x] \($0.cue)" }
+    return lines.joined(separator: "\n")
+  }
+
+  static func levels(_ drill: Drill, _ round: DrillRound, _ scenarios: DrillScenarios, text: String, seed: UInt64?) throws
+    -> DrillCommand.Assessment
+  {
+    let answers = try DrillAnswers.parse(text, shown: "answers.md")
+    return try DrillCommand.assess(answers, round: round, scenarios: scenarios, seed: seed, shown: "answers.md", drillFile: drill.file)
+  }
+
+  /// The rubric areas that hold a decision in `seed`'s run.
+  static func decisionAreas(_ round: DrillRound, _ scenarios: DrillScenarios, seed: UInt64) -> Set<String> {
+    Set(scenarios.decisions(in: round, deepDive: round.deepDive(seed: seed)).compactMap { scenarios.area(of: $0, in: round)?.name })
+  }
+
+  @Test("chat, chapter 6's feed, upload, analytics and the streaming assistant have scenarios, and each passes workbook check's rules")
+  func scenariosHold() throws {
+    let drills = try Self.drills()
+    #expect(Set(["chat", "6", "upload", "analytics", "assistant"]).isSubset(of: Set(drills.map(\.0.id))), "found \(drills.map(\.0.id))")
+    for (drill, round, scenarios) in drills {
+      #expect(scenarios.problems(round: round).isEmpty, "drill \(drill.id): \(scenarios.problems(round: round))")
+    }
+  }
+
+  @Test("on 50 seeds, the same choices in every scenario score below senior in every area with decisions")
+  func sameChoicesAreBelowSenior() throws {
+    for (drill, round, scenarios) in try Self.drills() {
+      let widest = scenarios.decisions.map(\.choices.count).max() ?? 0
+      for seed in UInt64(0)..<50 {
+        for pick in 0..<widest {
+          let text = try Self.answers(round, scenarios, seed: seed) { decision, _ in decision.choices[pick % decision.choices.count] }
+          let levels = try Self.levels(drill, round, scenarios, text: text, seed: seed).levels
+          for area in Self.decisionAreas(round, scenarios, seed: seed) {
+            #expect(
+              levels[area] == .belowSenior,
+              "drill \(drill.id), seed \(seed), every decision answered with its choice \(pick + 1): \(area) is \(levels[area]?.rawValue ?? "?")")
+          }
+        }
+      }
+    }
+  }
+
+  @Test("on 50 seeds, a recital that marks every signal hit and commits to no decision is below senior in every area with decisions")
+  func recitalIsBelowSenior() throws {
+    for (drill, round, scenarios) in try Self.drills() {
+      for seed in UInt64(0)..<50 {
+        let recital = try Self.answers(round, scenarios, seed: seed) { _, _ in "" }.components(separatedBy: "\n")
+          .filter { !$0.hasPrefix("- choice ") && !$0.hasPrefix("- then ") && !$0.hasPrefix("- estimate ") }.joined(separator: "\n")
+        let levels = try Self.levels(drill, round, scenarios, text: recital, seed: seed).levels
+        for area in Self.decisionAreas(round, scenarios, seed: seed) {
+          #expect(levels[area] == .belowSenior, "drill \(drill.id), seed \(seed), \(area)")
+        }
+      }
+    }
+  }
+
+  @Test("on 50 seeds, the key's choices with every part said score staff, and without cost and why senior")
+  func keyedChoicesScore() throws {
+    for (drill, round, scenarios) in try Self.drills() {
+      for seed in UInt64(0)..<50 {
+        let scenario = scenarios.scenario(seed: seed)
+        let text = try Self.answers(round, scenarios, seed: seed) { decision, after in
+          let key = scenario.keys[decision.id]!
+          return after ? key.then.choice : key.choice
+        }
+        let levels = try Self.levels(drill, round, scenarios, text: text, seed: seed).levels
+        #expect(levels.values.allSatisfy { $0 == .staff }, "drill \(drill.id), seed \(seed): \(levels)")
+        let bare = text.components(separatedBy: "\n").filter { !$0.hasPrefix("- cost ") && !$0.hasPrefix("- why ") }
+          .joined(separator: "\n")
+        let bareLevels = try Self.levels(drill, round, scenarios, text: bare, seed: seed).levels
+        for area in Self.decisionAreas(round, scenarios, seed: seed) {
+          #expect(bareLevels[area] == .senior, "drill \(drill.id), seed \(seed), \(area) without cost or why")
+        }
+      }
+    }
+  }
+
+  @Test("an estimate outside the factor, a choice the scenario does not call for and a missing choice are below senior, each said")
+  func findings() throws {
+    let (drill, round, scenarios) = try #require(Self.drills().first { $0.0.id == "chat" })
+    let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "coach-chat" })
+    let key = { (decision: DrillScenarios.Decision, after: Bool) -> String in
+      let key = scenarios.scenario(named: "coach-chat")!.keys[decision.id]!
+      return after ? key.then.choice : key.choice
+    }
+    var text = try Self.answers(round, scenarios, seed: seed, choose: key)
+    text = text.components(separatedBy: "\n").map { $0.hasPrefix("- estimate peak-sockets:") ? "- estimate peak-sockets: 1M" : $0 }
+      .joined(separator: "\n")
+    text = text.replacingOccurrences(of: "- choice transport: push-and-pull", with: "- choice transport: websocket")
+    text = text.replacingOccurrences(of: "- choice history: recent-window", with: "")
+    let assessment = try Self.levels(drill, round, scenarios, text: text, seed: seed)
+    let findings = assessment.grades.flatMap(\.findings).joined(separator: "\n")
+    #expect(findings.contains("you said 1,000,000; the scenario gives about 40,000 connections"), "\(findings)")
+    #expect(findings.contains("the choice: you chose websocket; this scenario calls for push-and-pull, because four messages a day"))
+    #expect(findings.contains("the choice: no choice committed to (one of recent-window, full-history)"))
+    #expect(assessment.levels["Protocol"] == .belowSenior && assessment.levels["Design"] == .belowSenior)
+  }
+
+  @Test("workbook check names a change that flips nothing, a right choice that never flips, and an estimate it cannot work out")
+  func checkFindsBrokenKeys() throws {
+    let (_, round, scenarios) = try #require(Self.drills().first { $0.0.id == "chat" })
+    let path = "\(Self.root)/Drills/chat/\(DrillScenarios.fileName)"
+    var text = try String(contentsOfFile: path, encoding: .utf8)
+    text = text.replacingOccurrences(of: "\"choice\": \"websocket\", \"because\": \"APNs", with: "\"choice\": \"push-and-pull\", \"because\": \"APNs")
+    text = text.replacingOccurrences(of: "\"formula\": \"dau * peakShare\"", with: "\"formula\": \"dau * peakShares\"")
+    let broken = try JSONDecoder().decode(DrillScenarios.self, from: Data(text.utf8))
+    #expect(broken != scenarios)
+    let problems = broken.problems(round: round).joined(separator: "\n")
+    #expect(problems.contains("scenario coach-chat: no decision of Protocol changes its choice after its `then`"), "\(problems)")
+    let defensible = text.replacingOccurrences(
+      of: "\"because\": \"four messages a day", with: "\"defensible\": { \"websocket\": \"a fleet\" }, \"because\": \"four messages a day")
+      .replacingOccurrences(of: "\"choice\": \"push-and-pull\", \"because\": \"APNs", with: "\"choice\": \"websocket\", \"because\": \"APNs")
+    let arguable = try JSONDecoder().decode(DrillScenarios.self, from: Data(defensible.utf8)).problems(round: round).joined()
+    #expect(arguable.contains("scenario coach-chat: no decision of Protocol"), "websocket is accepted before (with its cost) and after")
+    #expect(problems.contains("estimate peak-sockets cannot be worked out: “peakShares” is not a constraint of the scenario"))
+  }
+
+  @Test("a defensible choice scores with its cost said, and is below senior without it")
+  func defensible() throws {
+    let (drill, round, scenarios) = try #require(Self.drills().first { $0.0.id == "6" })
+    let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "photo-sharing" })
+    let key = scenarios.scenario(named: "photo-sharing")!.keys
+    let text = try Self.answers(round, scenarios, seed: seed) { decision, after in
+      decision.id == "prefetch" && !after ? "visible-only" : after ? key[decision.id]!.then.choice : key[decision.id]!.choice
+    }
+    #expect(try Self.levels(drill, round, scenarios, text: text, seed: seed).levels["Design"] == .staff)
+    let silent = text.replacingOccurrences(of: "- cost prefetch: what it costs, said", with: "")
+    let assessment = try Self.levels(drill, round, scenarios, text: silent, seed: seed)
+    #expect(assessment.levels["Design"] == .belowSenior)
+    #expect(assessment.grades.flatMap(\.findings).contains { $0.contains("visible-only is defensible here only with its cost said") })
+  }
+
+  @Test("each drill's written staff exemplar scores staff in every area, and its senior exemplar senior, through make drill-NAME ANSWERS=")
+  func exemplars() throws {
+    for (drill, round, scenarios) in try Self.drills() {
+      for level in [DrillLevel.senior, .staff] {
+        let relative = "\(drill.folder)/\(DrillExemplars.folder)/\(DrillExemplars.fileName(level))"
+        let text = try String(contentsOfFile: "\(Self.root)/\(relative)", encoding: .utf8)
+        // The answer: from the first phase on, its decision lines included, without headings or marks.
+        let answer = text.components(separatedBy: "\n").drop { !$0.hasPrefix("## ") }.filter { !$0.hasPrefix("- [") && !$0.hasPrefix("#") }
+        let words = answer.joined(separator: " ").split(whereSeparator: \.isWhitespace).count
+        #expect((300...550).contains(words), "\(relative): \(words) words of answer; an exemplar is about 400")
+        let levels = try Self.levels(drill, round, scenarios, text: text, seed: nil).levels
+        for area in round.areas {
+          #expect(levels[area.name] == level, "\(relative): \(area.name) is \(levels[area.name]?.rawValue ?? "?")")
+        }
+        #expect(DrillExemplars.problems("\(Self.root)/\(relative)", level: level, round: round, scenarios: scenarios, drillFile: drill.file).isEmpty)
+        var output = ""
+        let console = DrillCommand.Console(interactive: false, readLine: { nil }, write: { output += $0 })
+        try DrillCommand.score(drill, answers: "\(Self.root)/\(relative)", root: Self.root, console: console, seed: nil)
+        let rows = DrillFixture.plain(output).components(separatedBy: "\n").filter { line in round.areas.contains { line.hasPrefix("  \($0.name) ") } }
+        #expect(rows.count == round.areas.count && rows.allSatisfy { $0.contains(" \(level.rawValue) ") }, "\(relative): \(rows)")
+      }
+    }
+  }
+
+  @Test("a deep dive the candidate picks is graded against the scenario's ranking of risks; one drawn by SEED= is not")
+  func deepDivePick() throws {
+    for (drill, round, scenarios) in try Self.drills() {
+      for seed in UInt64(0)..<12 {
+        let scenario = scenarios.scenario(seed: seed)
+        let text = try Self.answers(round, scenarios, seed: seed) { decision, after in
+          after ? scenario.keys[decision.id]!.then.choice : scenario.keys[decision.id]!.choice
+        }
+        let dive = try #require(round.deepDive(seed: seed))
+        let area = try #require(round.areas.first { $0.phases.contains(round.options[0].number) }).name
+        let picked = try Self.levels(drill, round, scenarios, text: text, seed: nil)
+        let top = scenario.risks[0]
+        if dive == top.dive {
+          #expect(picked.levels[area] == .staff, "drill \(drill.id), \(scenario.id): the riskiest part picked")
+        } else {
+          #expect(picked.levels[area] == .senior, "drill \(drill.id), \(scenario.id): \(dive) picked, \(top.dive) is riskiest")
+          #expect(picked.grades.contains { $0.findings.contains("you went deep on \(dive); this scenario's riskiest part is \(top.dive), because \(top.because)") })
+        }
+        #expect(try Self.levels(drill, round, scenarios, text: text, seed: seed).levels[area] == .staff, "a drawn deep dive is not the candidate's pick")
+      }
+    }
+  }
+
+  @Test("numbers are read as a candidate writes them")
+  func numbers() throws {
+    #expect(ScenarioFormula.number("400k") == 400_000)
+    #expect(ScenarioFormula.number("1.5M connections") == 1_500_000)
+    #expect(ScenarioFormula.number("2,000,000") == 2_000_000)
+    #expect(ScenarioFormula.number("30 MB") == 30)
+    #expect(ScenarioFormula.number("2e6") == 2_000_000)
+    #expect(ScenarioFormula.number("about 5") == nil)
+    #expect(try ScenarioFormula.evaluate("(a + 2) * b / 4", values: ["a": 2, "b": 3]) == 3)
+  }
+}
