@@ -33,7 +33,7 @@ import Foundation
 public struct ModelCheck<Operation: CustomStringConvertible, Model, System> {
   /// What is checked, for the message: "DataStore against a Dictionary".
   public var name: String
-  /// The seeds to try, in order; `seeds(default:)` gives one seed when `SEED=` is set.
+  /// The seeds to try, in order: the range given, or the one seed `SEED=` names.
   public var seeds: ClosedRange<UInt64>
   /// How many operations a seed's sequence has.
   public var steps: Int
@@ -49,6 +49,7 @@ public struct ModelCheck<Operation: CustomStringConvertible, Model, System> {
   private let tearDown: (System) async -> Void
 
   /// - Parameters:
+  ///   - seeds: the seeds a run tries; `SEED=n` in `environment` replaces them with `n` alone.
   ///   - generate: draws one operation; it sees only the random source, so a sequence is a
   ///     function of its seed, and any part of it can run on its own while shrinking.
   ///   - model: a fresh model, for each run.
@@ -57,8 +58,8 @@ public struct ModelCheck<Operation: CustomStringConvertible, Model, System> {
   ///     out of it is a disagreement (catch the errors the model predicts and compare them).
   ///   - tearDown: releases what `system` made (a temporary folder), after each run.
   public init(
-    _ name: String, seeds: ClosedRange<UInt64> = ModelCheck.seeds(default: 1...100), steps: Int = 50,
-    replay: String, shrinkBudget: Int = 2_000,
+    _ name: String, seeds: ClosedRange<UInt64> = 1...100, steps: Int = 50,
+    replay: String, shrinkBudget: Int = 2_000, environment: [String: String] = ProcessInfo.processInfo.environment,
     generate: @escaping (inout SeededRandom) -> Operation,
     model: @escaping () -> Model,
     system: @escaping () async throws -> System,
@@ -66,7 +67,7 @@ public struct ModelCheck<Operation: CustomStringConvertible, Model, System> {
     tearDown: @escaping (System) async -> Void = { _ in }
   ) {
     self.name = name
-    self.seeds = seeds
+    self.seeds = Self.seeds(default: seeds, environment: environment)
     self.steps = steps
     self.replay = replay
     self.shrinkBudget = shrinkBudget
@@ -99,10 +100,12 @@ public struct ModelCheck<Operation: CustomStringConvertible, Model, System> {
       guard let found = await firstDisagreement(in: operations) else { continue }
       let failing = Array(operations[...found.step])
       let shrunk = await shrink(failing)
-      let final = await firstDisagreement(in: shrunk) ?? found
+      // Run once more for the message; a sequence that fails only sometimes says so.
+      let final = await firstDisagreement(in: shrunk)
+      let problems = final?.problems ?? found.problems.map { "\($0) (seen while shrinking; the shrunk sequence then passed once: is a verdict depending on something besides the steps?)" }
       return Failure(
         name: name, seed: seed, passedBefore: seed - seeds.lowerBound, originalLength: failing.count,
-        steps: shrunk.map(\.description), failingStep: final.step, problems: final.problems, replay: replay)
+        steps: shrunk.map(\.description), failingStep: final?.step ?? shrunk.count - 1, problems: problems, replay: replay)
     }
     return nil
   }

@@ -53,7 +53,7 @@ struct ModelCheckTests {
 
   static func check(wrong: Bool, seeds: ClosedRange<UInt64> = 1...100) -> ModelCheck<ToyStep, [Int: Int], ToyStore> {
     ModelCheck(
-      "ToyStore against a Dictionary", seeds: seeds, steps: 50, replay: "swift test --filter ModelCheckTests",
+      "ToyStore against a Dictionary", seeds: seeds, steps: 50, replay: "swift test --filter ModelCheckTests", environment: [:],
       generate: { ToyStep.random(using: &$0) },
       model: { [:] }, system: { ToyStore(forgetsSetsAfterRemove: wrong) },
       step: { step, model, store, check in
@@ -114,6 +114,10 @@ struct ModelCheckTests {
 
   @Test("SEED=n replays one seed; without it, or with a SEED that is not a number, the default range runs")
   func seedFromTheEnvironment() {
+    let replayed = ModelCheck<ToyStep, Int, Int>(
+      "-", seeds: 1...100, replay: "-", environment: ["SEED": "9"], generate: { ToyStep.random(using: &$0) },
+      model: { 0 }, system: { 0 }, step: { _, _, _, _ in })
+    #expect(replayed.seeds == 9...9)
     #expect(ModelCheck<ToyStep, Int, Int>.seeds(default: 1...100, environment: ["SEED": "42"]) == 42...42)
     #expect(ModelCheck<ToyStep, Int, Int>.seeds(default: 1...100, environment: [:]) == 1...100)
     #expect(ModelCheck<ToyStep, Int, Int>.seeds(default: 1...100, environment: ["SEED": "x"]) == 1...100)
@@ -123,7 +127,7 @@ struct ModelCheckTests {
   func thrownErrorDisagrees() async throws {
     struct Broke: Error {}
     let check = ModelCheck<ToyStep, Int, Int>(
-      "throws", seeds: 1...1, steps: 5, replay: "-", generate: { ToyStep.random(using: &$0) },
+      "throws", seeds: 1...1, steps: 5, replay: "-", environment: [:], generate: { ToyStep.random(using: &$0) },
       model: { 0 }, system: { 0 }, step: { step, _, _, _ in if case .get = step { throw Broke() } })
     let failure = try #require(await check.run())
     #expect(failure.steps.count == 1 && failure.problems[0].contains("threw Broke()"), "\(failure)")
