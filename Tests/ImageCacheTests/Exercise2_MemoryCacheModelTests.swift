@@ -20,7 +20,7 @@ enum CacheStep: CustomStringConvertible {
   var description: String {
     switch self {
     case .get(let key): "value(forKey: \(key))"
-    case .set(let value, let key): "setValue(\(value), forKey: \(key))  // cost \(value % 100)"
+    case .set(let value, let key): "setValue(\(value), forKey: \(key)) (cost \(value % 100))"
     case .remove(let key): "removeValue(forKey: \(key))"
     case .contains(let key): "contains(\(key))"
     case .removeAll: "removeAll()"
