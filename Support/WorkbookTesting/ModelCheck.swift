@@ -180,17 +180,21 @@ public struct ModelCheck<Operation: CustomStringConvertible, Model, System> {
     public var problems: [String]
     public var replay: String
 
+    /// What disagreed comes first and the steps after it: the grader shows a learner the first
+    /// lines of a message, and the `modelCheckMarker` in the first line lets it show all of this one.
     public var description: String {
       let list = steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
       return """
-        \(name): SEED=\(seed) disagrees with the model (\(passedBefore) seed\(passedBefore == 1 ? "" : "s") before it agreed). \
-        Shortest failing sequence, \(steps.count) of its first \(originalLength) steps:
-        \(list)
-        After step \(failingStep + 1):
-        \(problems.map { "  - \($0)" }.joined(separator: "\n"))
+        \(name): SEED=\(seed) \(Self.modelCheckMarker) at step \(failingStep + 1) of the \(steps.count) below, \
+        shrunk from its first \(originalLength) (\(passedBefore) seed\(passedBefore == 1 ? "" : "s") before it agreed). \
         Replay: SEED=\(seed) \(replay)
+        \(problems.map { "  - \($0)" }.joined(separator: "\n"))
+        \(list)
         """
     }
+
+    /// The words after the seed in a failure's first line; the grader looks for them.
+    public static var modelCheckMarker: String { "disagrees with the model" }
   }
 }
 
