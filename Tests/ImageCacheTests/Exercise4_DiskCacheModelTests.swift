@@ -115,7 +115,7 @@ struct Exercise4_DiskCacheModelTests {
   @Test("stores at the low-water mark and past it, reads, removals, expiry on a jumping clock, a full disk and relaunches agree with a model")
   func agreesWithAModel() async {
     let check = ModelCheck<DiskCacheStep, DiskCacheModel, DiskCacheWorld>(
-      "DiskCache (ttl 10 s, size limit 100 bytes, low water 80) against its model", seeds: 1...50, steps: 30, replay: "make chapter-4 EXERCISE=4",
+      "DiskCache (ttl 10 s, size limit 100 bytes, low water 80) against its model", seeds: 1...40, steps: 30, replay: "make chapter-4 EXERCISE=4",
       generate: { random in
         let key = random.pick(Self.keys)
         switch Int.random(in: 0..<100, using: &random) {
