@@ -9,8 +9,9 @@ import Foundation
 /// (`ManualClock`), inputs at each stated limit and one past it, strings that need escaping
 /// (see `SeededRandom`'s `boundary(_:)` and `awkwardString()`). Nothing waits on the wall clock.
 ///
-/// On a disagreement the check shrinks the sequence to the shortest one that still fails (it drops
-/// halves, quarters, … and finally single steps while the rest keeps failing), and its `Failure`
+/// On a disagreement the check shrinks the sequence: it drops halves, quarters, … and finally
+/// single steps while the rest keeps failing (delta debugging, which finds a sequence no single
+/// step can be taken out of, not always the shortest of all), and its `Failure`
 /// prints that sequence as numbered steps, the seed, what the model expected and what the component
 /// did. Seeds run in order and the first failing one is reported, and shrinking is deterministic,
 /// so `SEED=n` (read by `seeds(default:)`, as chapter 7's convergence test reads it) replays the
@@ -50,8 +51,9 @@ public struct ModelCheck<Operation: CustomStringConvertible, Model, System> {
 
   /// - Parameters:
   ///   - seeds: the seeds a run tries; `SEED=n` in `environment` replaces them with `n` alone.
-  ///   - generate: draws one operation; it sees only the random source, so a sequence is a
-  ///     function of its seed, and any part of it can run on its own while shrinking.
+  ///   - generate: draws one operation; it sees only the random source (keep it free of state of
+  ///     its own), so a sequence is a function of its seed, and any part of it can run on its own
+  ///     while shrinking.
   ///   - model: a fresh model, for each run.
   ///   - system: a fresh component (and whatever world it lives in), for each run.
   ///   - step: applies one operation to both, then compares through `Agreement`. An error thrown
