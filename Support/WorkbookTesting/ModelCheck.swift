@@ -104,7 +104,11 @@ public struct ModelCheck<Operation: CustomStringConvertible, Model, System> {
       let shrunk = await shrink(failing)
       // Run once more for the message; a sequence that fails only sometimes says so.
       let final = await firstDisagreement(in: shrunk)
-      let problems = final?.problems ?? found.problems.map { "\($0) (seen while shrinking; the shrunk sequence then passed once: is a verdict depending on something besides the steps?)" }
+      let problems =
+        final?.problems
+        ?? found.problems.map {
+          "\($0) (at step \(found.step + 1) of the whole sequence; the shrunk steps then agreed once: does a verdict depend on more than the steps?)"
+        }
       return Failure(
         name: name, seed: seed, passedBefore: seed - seeds.lowerBound, originalLength: failing.count,
         steps: shrunk.map(\.description), failingStep: final?.step ?? shrunk.count - 1, problems: problems, replay: replay)
