@@ -19,12 +19,15 @@ enum ObservableStep: CustomStringConvertible {
     case nothing
     case writes(Int)
     case cancelsItself
+    /// Cancels the token of observer number `n`, if the app still holds it.
+    case cancels(observer: Int)
 
     var description: String {
       switch self {
       case .nothing: "records the value"
       case .writes(let value): "records the value, and on its first change writes \(value)"
       case .cancelsItself: "records the value, and on its first change cancels its own token"
+      case .cancels(let other): "records the value, and on its first change cancels observer #\(other)'s token"
       }
     }
   }
@@ -43,7 +46,10 @@ enum ObservableStep: CustomStringConvertible {
   static func random(using random: inout SeededRandom) -> ObservableStep {
     switch Int.random(in: 0..<100, using: &random) {
     case 0..<25:
-      let reaction = random.pick([Reaction.nothing, .nothing, .writes(Int.random(in: 100..<200, using: &random)), .cancelsItself])
+      let reaction = random.pick([
+        Reaction.nothing, .nothing, .writes(Int.random(in: 100..<200, using: &random)), .cancelsItself,
+        .cancels(observer: Int.random(in: 1...6, using: &random)),
+      ])
       return .observe(initial: random.chance(50), reaction: reaction)
     case 25..<55: return .set(Int.random(in: 0..<100, using: &random))
     case 55..<70: return .increment
@@ -72,6 +78,8 @@ struct ObservableModel {
   var observers: [Observer] = []
   var queue: [(version: Int, value: Int, onlyTo: Int?)] = []
   var delivering = false
+  /// The observers whose tokens the app still holds (a released token cannot be cancelled).
+  var held: Set<Int> = []
   /// Every call of every observer, in order: (observer number, value).
   var calls: [Call] = []
 
@@ -84,6 +92,7 @@ struct ObservableModel {
 
   mutating func observe(initial: Bool, reaction: ObservableStep.Reaction) {
     observers.append(Observer(number: observers.count + 1, registeredAt: version, reaction: reaction))
+    held.insert(observers.count)
     if initial { queue.append((version, value, observers.count)) }
     deliver()
   }
@@ -113,6 +122,7 @@ struct ObservableModel {
           value = newValue
           queue.append((version, newValue, nil))
         case .cancelsItself: observers[index].active = false
+        case .cancels(let other): if held.contains(other) { end(other) }
         }
       }
     }
@@ -146,7 +156,7 @@ final class ObservableWorld: @unchecked Sendable {
     let told = Recorder<Int>()
     let observable = observable
     let calls = calls
-    let token = observable.observe(initial: initial) { value in
+    let token = observable.observe(initial: initial) { [weak world = self] value in
       calls.append(Call(observer: number, value: value))
       told.append(value)
       if initial && told.count == 1 { return }  // the first call is no change
@@ -156,6 +166,7 @@ final class ObservableWorld: @unchecked Sendable {
       case .nothing: break
       case .writes(let newValue): observable.value = newValue
       case .cancelsItself: slot.token?.cancel()
+      case .cancels(let other): world?.tokens[other]?.cancel()
       }
     }
     slot.token = token
@@ -193,6 +204,7 @@ struct Exercise2_ReentrancyModelTests {
           model.end(number)
         case .release(let number):
           world.tokens[number] = nil
+          model.held.remove(number)
           model.end(number)
         }
         check.same("value", model: model.value, component: world.observable.value)
