@@ -101,7 +101,7 @@ struct Exercise2_MemoryCacheModelTests {
   @Test(
     "reads, stores at and past the limits, removals, trims, memory events and clock jumps agree with an array ordered by use",
     arguments: configurations.indices)
-  func agreesWithAnArrayOrderedByUse(configuration index: Int) async {
+  func modelBased(configuration index: Int) async {
     let configuration = Self.configurations[index]
     let largest = Int(Double(configuration.costLimit) * configuration.maximumEntryFraction)
     let check = ModelCheck<CacheStep, LRUArrayModel, (cache: MemoryCache<Int, Int>, clock: ManualClock)>(
