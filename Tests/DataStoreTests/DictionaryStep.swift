@@ -87,8 +87,9 @@ enum DictionaryStep: CustomStringConvertible {
     }
   }
 
-  /// A step over keys 0 to 5, so keys collide often. `calls` are the kinds the store has.
-  static func random(_ calls: Set<Kind>, using random: inout SeededRandom) -> DictionaryStep {
+  /// A step over keys 0 to 5, so keys collide often. `calls` are the kinds the store has;
+  /// `throwing` is false for a store whose update takes a transform that cannot throw.
+  static func random(_ calls: Set<Kind>, throwing: Bool = true, using random: inout SeededRandom) -> DictionaryStep {
     func key() -> Int { Int.random(in: 0..<6, using: &random) }
     while true {
       let kind = random.pick(Kind.allCases)
@@ -100,7 +101,7 @@ enum DictionaryStep: CustomStringConvertible {
       case .removeAll: return .removeAll
       case .replaceAll: return .replaceAll(Dictionary((0..<Int.random(in: 0..<3, using: &random)).map { _ in (key(), 7) }) { a, _ in a })
       case .update:
-        let transform = random.pick([Transform.add(1), .returnNil, .insertIfMissing(50), .throwError])
+        let transform = random.pick([Transform.add(1), .returnNil, .insertIfMissing(50)] + (throwing ? [.throwError] : []))
         return .update(key(), transform)
       case .transaction:
         let changes = (0..<Int.random(in: 0..<4, using: &random)).map { _ in

@@ -6,7 +6,7 @@ import WorkbookTesting
 @Suite("Exercise 3 — A lock-based store with transactions (against a model)", .timeLimit(.minutes(1)))
 struct Exercise3_LockedStoreModelTests {
   @Test("transactions that set, remove and add, some throwing part-way, agree with a Dictionary after every step")
-  func transactionsAgreeWithADictionary() async {
+  func modelBased() async {
     let check = ModelCheck<DictionaryStep, [Int: Int], LockedStore<Int, Int>>(
       "LockedStore against a Dictionary", steps: 50, replay: "make chapter-1 EXERCISE=3",
       generate: { DictionaryStep.random([.set, .remove, .get, .transaction], using: &$0) },
