@@ -95,9 +95,15 @@ final class DiskCacheWorld {
     ttl: .seconds(DiskCacheModel.ttl), sizeLimit: DiskCacheModel.sizeLimit, lowWaterFraction: 0.8)
 
   init() throws {
-    folder = try TemporaryDirectory("disk-cache-model", inMemory: true)
-    cache = try DiskCache(
-      directory: folder.file("cache"), configuration: Self.configuration, clock: clock, startDate: launchedAt, files: disk)
+    let folder = try TemporaryDirectory("disk-cache-model", inMemory: true)
+    do {
+      cache = try DiskCache(
+        directory: folder.file("cache"), configuration: Self.configuration, clock: clock, startDate: launchedAt, files: disk)
+    } catch {
+      folder.remove()  // no world to tear down: the folder goes here
+      throw error
+    }
+    self.folder = folder
   }
 
   /// A new cache on the same directory, its clock reading the same wall-clock time as before.
