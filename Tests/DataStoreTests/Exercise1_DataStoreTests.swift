@@ -78,34 +78,35 @@ struct Exercise1_DataStoreTests {
     }
   }
 
-  @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
-  func modelBased(seed: UInt64) async {
-    let store = DataStore<Int, Int>()
-    var model: [Int: Int] = [:]
-    for (step, operation) in StoreOperation.sequence(seed: seed, count: 400).enumerated() {
-      switch operation {
-      case .set(let key, let value):
-        await store.set(value, for: key)
-        model[key] = value
-      case .remove(let key):
-        let removed = await store.remove(key)
-        #expect(removed == model.removeValue(forKey: key), "seed \(seed), step \(step): \(operation) returned the wrong value")
-      case .get(let key):
-        #expect(await store.get(key) == model[key], "seed \(seed), step \(step): \(operation) disagrees with a Dictionary")
-      case .removeAll:
-        await store.removeAll()
-        model.removeAll()
-      case .replaceAll(let values):
-        await store.replaceAll(with: values)
-        model = values
-      }
-      let count = await store.count
-      if count != model.count {
-        Issue.record("seed \(seed), step \(step): after \(operation) count is \(count), a Dictionary has \(model.count)")
-        return
-      }
-    }
-    #expect(await store.snapshot() == model, "seed \(seed): the final snapshot should equal the model")
+  @Test("agrees with a plain Dictionary after every step of random operations")
+  func modelBased() async {
+    let check = ModelCheck<DictionaryStep, [Int: Int], DataStore<Int, Int>>(
+      "DataStore against a Dictionary", steps: 50, replay: "make chapter-1 EXERCISE=1",
+      generate: { DictionaryStep.random([.set, .remove, .get, .removeAll, .replaceAll], using: &$0) },
+      model: { [:] }, system: { DataStore<Int, Int>() },
+      step: { step, model, store, check in
+        switch step {
+        case .set(let value, let key):
+          await store.set(value, for: key)
+          model[key] = value
+        case .remove(let key):
+          check.same("what \(step) returned", model: model.removeValue(forKey: key), component: await store.remove(key))
+        case .get(let key):
+          check.same("what \(step) returned", model: model[key], component: await store.get(key))
+          check.same("contains(\(key))", model: model[key] != nil, component: await store.contains(key))
+        case .removeAll:
+          await store.removeAll()
+          model.removeAll()
+        case .replaceAll(let values):
+          await store.replaceAll(with: values)
+          model = values
+        case .update, .transaction:
+          break
+        }
+        check.same("count", model: model.count, component: await store.count)
+        check.same("snapshot()", model: model, component: await store.snapshot())
+      })
+    if let failure = await check.run() { Issue.record("\(failure)") }
   }
 
   @Test("a call waiting its turn on the actor sees the store before a replacement or after it, never in between")

@@ -109,14 +109,6 @@ struct Exercise3_LockedStoreTests {
     )
   }
 
-  @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
-  func modelBased(seed: UInt64) {
-    let store = LockedStore<Int, Int>()
-    expectAgreesWithADictionary(
-      seed: seed, set: { store.set($0, for: $1) }, remove: { store.remove($0) }, removeReturnsTheValue: true,
-      get: { store.get($0) }, count: { store.count }, snapshot: { store.snapshot() })
-  }
-
   @Test("a snapshot taken while a transfer lands at any moment the lock is free sees it whole or not at all")
   func aSnapshotSeesATransferWholeOrNotAtAll() {
     // Scenario n moves the one coin from alice to bob right after the n-th time the snapshot

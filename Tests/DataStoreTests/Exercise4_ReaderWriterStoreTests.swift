@@ -248,15 +248,31 @@ struct Exercise4_ReaderWriterStoreTests {
     )
   }
 
-  @Test("agrees with a plain Dictionary on random operations", arguments: modelSeeds)
-  func modelBased(seed: UInt64) {
-    let store = ReaderWriterStore<Int, Int>()
-    expectAgreesWithADictionary(
-      seed: seed, set: { store.set($0, for: $1) },
-      remove: {
-        store.remove($0)
-        return nil
-      }, removeReturnsTheValue: false, get: { store.get($0) }, snapshot: { store.snapshot() })
+  @Test("agrees with a plain Dictionary after every step of random sets, removals, reads and updates")
+  func modelBased() async {
+    let check = ModelCheck<DictionaryStep, [Int: Int], ReaderWriterStore<Int, Int>>(
+      "ReaderWriterStore against a Dictionary", seeds: 1...40, steps: 40, replay: "make chapter-1 EXERCISE=4",
+      generate: { DictionaryStep.random([.set, .remove, .get, .update], throwing: false, using: &$0) },
+      model: { [:] }, system: { ReaderWriterStore<Int, Int>() },
+      step: { step, model, store, check in
+        switch step {
+        case .set(let value, let key):
+          store.set(value, for: key)
+          model[key] = value
+        case .remove(let key):
+          store.remove(key)
+          model[key] = nil
+        case .get(let key):
+          check.same("what \(step) returned", model: model[key], component: store.get(key))
+        case .update(let key, let transform):
+          store.update(key) { try? transform($0) }
+          model[key] = try? transform(model[key])
+        case .removeAll, .replaceAll, .transaction:
+          break
+        }
+        check.same("snapshot() (a read from the writer's thread sees every write before it)", model: model, component: store.snapshot())
+      })
+    if let failure = await check.run() { Issue.record("\(failure)") }
   }
 
   @Test("a snapshot is one read: a transfer queued while it is being taken is in it whole or not at all")

@@ -4,35 +4,6 @@ import WorkbookTesting
 
 @testable import ImageCache
 
-/// The simplest possible LRU: an array from most to least recently used. O(n) per operation,
-/// obviously correct, and the oracle the real cache is compared with.
-struct LRUModel {
-  var entries: [(key: Int, value: Int, cost: Int)] = []
-  let costLimit: Int
-  let countLimit: Int
-  let maximumCost: Double
-
-  mutating func get(_ key: Int) -> Int? {
-    guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
-    let entry = entries.remove(at: index)
-    entries.insert(entry, at: 0)
-    return entry.value
-  }
-
-  mutating func set(_ value: Int, _ key: Int, cost: Int) -> Bool {
-    entries.removeAll { $0.key == key }
-    guard Double(cost) <= maximumCost else { return false }
-    entries.insert((key, value, cost), at: 0)
-    while entries.map(\.cost).reduce(0, +) > costLimit || entries.count > countLimit { entries.removeLast() }
-    return true
-  }
-
-  mutating func remove(_ key: Int) -> Int? {
-    guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
-    return entries.remove(at: index).value
-  }
-}
-
 final class Box {
   init() {}
 }
@@ -134,54 +105,6 @@ struct Exercise2_MemoryCacheTests {
     #expect(
       cache.statistics.evictions == 2,
       "a memory warning is a purge the app asked for, not evictions: the count should stay 2, got \(cache.statistics.evictions)")
-  }
-
-  @Test("model-based: 2,000 random operations × 5 seeds agree with a simple LRU model", arguments: [1, 2, 3, 42, 2_026] as [UInt64])
-  func modelBased(seed: UInt64) {
-    var random = SeededRandom(seed: seed)
-    let costLimit = 100
-    let countLimit = 8
-    let cache = MemoryCache<Int, Int>(configuration: .init(costLimit: costLimit, countLimit: countLimit, maximumEntryFraction: 0.3)) { $0 }
-    var model = LRUModel(costLimit: costLimit, countLimit: countLimit, maximumCost: 30)
-    for step in 0..<2_000 {
-      let key = Int.random(in: 0..<16, using: &random)
-      switch Int.random(in: 0..<10, using: &random) {
-      case 0..<5:
-        let (actual, expected) = (cache.value(forKey: key), model.get(key))
-        guard actual == expected else {
-          Issue.record(
-            "seed \(seed), step \(step): value(forKey: \(key)) returned \(String(describing: actual)), the LRU model says \(String(describing: expected))")
-          return
-        }
-      case 5..<9:
-        let value = Int.random(in: 1...35, using: &random)
-        let (actual, expected) = (cache.setValue(value, forKey: key), model.set(value, key, cost: value))
-        guard actual == expected else {
-          Issue.record(
-            """
-            seed \(seed), step \(step): setValue(\(value), forKey: \(key)) returned \(actual), the model says \(expected) \
-            (cost = the value; cost limit \(costLimit), count limit \(countLimit), maximumEntryFraction 0.3: \
-            a value costing more than 30 is refused, 30 itself is stored)
-            """)
-          return
-        }
-      default:
-        let (actual, expected) = (cache.removeValue(forKey: key), model.remove(key))
-        guard actual == expected else {
-          Issue.record(
-            "seed \(seed), step \(step): removeValue(forKey: \(key)) returned \(String(describing: actual)), the model says \(String(describing: expected))")
-          return
-        }
-      }
-      guard cache.keysByRecency == model.entries.map(\.key) else {
-        Issue.record("seed \(seed), step \(step): recency order \(cache.keysByRecency), the model says \(model.entries.map(\.key))")
-        return
-      }
-      guard cache.totalCost == model.entries.map(\.cost).reduce(0, +) else {
-        Issue.record("seed \(seed), step \(step): total cost \(cache.totalCost), the model says \(model.entries.map(\.cost).reduce(0, +))")
-        return
-      }
-    }
   }
 
   /// Lets a cost function reach the cache it is given to, once the cache exists.

@@ -336,8 +336,7 @@ struct GradeCommand: Command {
     // A first failure that only says "not implemented yet" repeats the line above.
     if let failure = failures.first, !(next.notStarted && NotImplementedMarker.isIn(failure.failure ?? "")) {
       print(Style.bold("  First failure") + " in \(failure.name):")
-      // A crash's message is its summary (at most six lines) and what such a crash means: all of it.
-      for line in (failure.failure ?? "").components(separatedBy: "\n").prefix(failure.crashed == true ? 12 : 6) {
+      for line in Self.shownLines(of: failure.failure ?? "", crashed: failure.crashed == true) {
         print(explain(line))
       }
     }
@@ -351,5 +350,21 @@ struct GradeCommand: Command {
       let others = unsolved.filter { $0.number != next.number }.map { String($0.number) }.joined(separator: ", ")
       print(Style.dim("  Working on another exercise? `make chapter-\(chapter.number) EXERCISE=N` shows its failure (other unsolved: \(others))."))
     }
+  }
+}
+
+extension GradeCommand {
+  /// What `ModelCheck` (Support/WorkbookTesting) writes in the first line of a failure: the rest
+  /// is the shrunk sequence a learner replays, each step a line.
+  static let modelCheckMarker = "disagrees with the model"
+
+  /// The lines of a failure shown under "First failure": six; a crash's message is its summary
+  /// (at most six lines) and what such a crash means, all of it; a model-based test's is what
+  /// disagreed and every step of its shrunk sequence, up to 40 lines.
+  static func shownLines(of message: String, crashed: Bool) -> [String] {
+    let lines = message.components(separatedBy: "\n")
+    if crashed { return Array(lines.prefix(12)) }
+    if lines.first?.contains(modelCheckMarker) == true { return Array(lines.prefix(40)) }
+    return Array(lines.prefix(6))
   }
 }
