@@ -152,7 +152,9 @@ struct Exercise3_PullerTests {
     try await seed(service, Edits.newNotes(6))
     try await withTemporaryDirectory("pull-resync") { directory in
       let store = try NoteStore(file: directory.file("notes.json"))
-      try await Puller(transport: InProcessServer(service: service), baseURL: InProcessServer.baseURL, pageSize: 2).pull(into: store)
+      // Through a transport that stops a pull that never ends (a token never sent, say) after 40 requests.
+      try await Puller(transport: ScriptedSyncTransport(server: InProcessServer(service: service)), baseURL: InProcessServer.baseURL, pageSize: 2)
+        .pull(into: store)
       let confirmed = await store.records
       // The server is restored and changes meanwhile: note-0 edited, note-5 deleted, every token refused.
       try await seed(service, [Mutation(id: "e1", note: "note-0", base: 1, set: ["title": "new"]), Mutation(id: "e2", note: "note-5", base: 1, delete: true)])

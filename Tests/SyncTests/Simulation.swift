@@ -206,6 +206,8 @@ struct Simulation {
     }
     /// The highest version of each note each device has confirmed so far: it never goes down.
     var versions: [String: [String: Int]] = [:]
+    /// The notes each device had confirmed and showed at the end of the last step.
+    var onScreen: [String: Set<String>] = [:]
     var problems: [String] = []
     var ledger = WireLedger(sizes: sizesHeld, maxAttempts: policy.maxAttempts)
     func failure(_ steps: Int) -> Failure {
@@ -465,6 +467,7 @@ struct Simulation {
       }
       for other in devices {
         problems += await shape(of: other, step: step, versions: &versions)
+        problems += await stillShown(other, since: &onScreen, server: network.server, step: step)
         problems += await kept(acknowledged.values.filter { $0.device == other.name }, by: other, server: network.server, step: step)
         problems += inOrder(madeInOrder[other.name, default: []], by: other, server: network.server, step: step)
       }
@@ -557,6 +560,22 @@ struct Simulation {
       )
     }
     return problems
+  }
+
+  /// A note a device had confirmed and showed at the end of the last step is still on its screen,
+  /// unless a delete hides it (a tombstone on the server, or one unsent on the device): a resync, a
+  /// crash or a failed sync never blanks a note no device deleted.
+  private static func stillShown(_ device: Device, since shownBefore: inout [String: Set<String>], server: SyncService, step: Int) async -> [String] {
+    let confirmed = await device.engine.confirmed
+    let (pending, shown) = await device.state()
+    let tombstones = Set(server.notes.filter(\.deleted).map(\.id))
+    let deletedHere = Set(pending.filter(\.delete).map(\.note))
+    let lost = (shownBefore[device.name] ?? []).filter { shown[$0] == nil && !tombstones.contains($0) && !deletedHere.contains($0) }.sorted()
+    shownBefore[device.name] = Set(confirmed.filter { !$0.value.deleted && shown[$0.key] != nil }.keys)
+    guard !lost.isEmpty else { return [] }
+    return [
+      "step \(step): \(device.name)'s screen no longer shows \(lost.joined(separator: ", ")), which it had confirmed and shown, and no device deleted: a resync or a failed sync must leave the confirmed copy on screen until a new one is whole"
+    ]
   }
 
   /// What holds for every device after every step: a tombstone the device holds hides its note; the
