@@ -60,7 +60,9 @@ struct SyncServiceTests {
     ] {
       try expectRefused(sync.push([Edit(id: "ok", note: "fine", set: ["title": "t"]), edit]), by: sync, unchanged: before, what)
     }
-    for (note, what) in [(tooLong, "a 65-character note id"), ("", "an empty note id"), ("n/1", "a slash in a note id"), ("né", "a letter outside ASCII in a note id")] {
+    for (note, what) in [
+      (tooLong, "a 65-character note id"), ("", "an empty note id"), ("n/1", "a slash in a note id"), ("né", "a letter outside ASCII in a note id"),
+    ] {
       try expectEditRefused(422, note: note, set: ["title": "t"], by: sync, what)
     }
   }
@@ -365,10 +367,14 @@ struct SyncServiceTests {
       Edit(id: "\(first)-m", note: first, set: ["title": "t"]), Edit(id: "bad\(applied)", note: note, set: set),
       Edit(id: "\(last)-m", note: last, set: ["title": "t"]),
     ])
-    #expect(reply.status == 200, "\(what): one bad edit refuses that edit, not the batch: 200 with a result each, got \(reply.status) \(reply.text)", sourceLocation: sourceLocation)
+    #expect(
+      reply.status == 200, "\(what): one bad edit refuses that edit, not the batch: 200 with a result each, got \(reply.status) \(reply.text)",
+      sourceLocation: sourceLocation)
     let results = reply.results ?? []
     #expect(results.map(\.status) == [200, status, 200], "\(what): results 200, \(status), 200, got \(results.map(\.status))", sourceLocation: sourceLocation)
-    #expect(results.count == 3 && results[1].reason?.isEmpty == false, "\(what): a refused edit's result says why (reason), got \(reply.text)", sourceLocation: sourceLocation)
+    #expect(
+      results.count == 3 && results[1].reason?.isEmpty == false, "\(what): a refused edit's result says why (reason), got \(reply.text)",
+      sourceLocation: sourceLocation)
     let kept = sync.notes.filter { $0.id != first && $0.id != last } == before && sync.appliedCount == applied + 2
     #expect(kept, "\(what): the refused edit applies nothing; the two valid ones are applied", sourceLocation: sourceLocation)
   }

@@ -177,7 +177,8 @@ struct Exercise3_NoteStoreTests {
         let resyncToken = await copy.resyncToken
         #expect(
           records == held && token == "t9",
-          "\(when) the screen's copy should stay whole until the new one is: held \(Self.describe(records)) and token \(token ?? "nil"), not \(Self.describe(held)) and t9")
+          "\(when) the screen's copy should stay whole until the new one is: held \(Self.describe(records)) and token \(token ?? "nil"), not \(Self.describe(held)) and t9"
+        )
         #expect(
           resyncing && resyncToken == "r1",
           "\(when) the resync should be under way with its own token r1 (so it can carry on): resyncing \(resyncing), token \(resyncToken ?? "nil")")

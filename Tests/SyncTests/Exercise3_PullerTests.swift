@@ -167,7 +167,8 @@ struct Exercise3_PullerTests {
       #expect(failed == .offline, "the network dropped before the resync's last page: the pull should fail offline, got \(String(describing: failed))")
       for (index, seen) in watched.seen.enumerated() where seen != confirmed {
         Issue.record(
-          "before request \(index + 1) of the resync the store held \(seen.count) notes, not the \(confirmed.count) it had confirmed: the screen lost notes no device deleted while the new copy was being built")
+          "before request \(index + 1) of the resync the store held \(seen.count) notes, not the \(confirmed.count) it had confirmed: the screen lost notes no device deleted while the new copy was being built"
+        )
       }
       let afterCut = await store.records
       // Compared outside #expect, which would print every note on a failure.
@@ -179,7 +180,8 @@ struct Exercise3_PullerTests {
       let sinces = resumed.requests.map { $0.query("since") ?? "(none)" }
       #expect(
         resumeFrom != nil && sinces == [resumeFrom ?? ""],
-        "the next pull should carry the resync on from the token after its last page (\(resumeFrom ?? "none held")): one request for the one page left; asked since \(sinces)")
+        "the next pull should carry the resync on from the token after its last page (\(resumeFrom ?? "none held")): one request for the one page left; asked since \(sinces)"
+      )
       let held = await store.records.values.sorted { $0.id < $1.id }.map { "\($0.id) v\($0.version)\($0.deleted ? " deleted" : "") \($0.fields)" }
       let served = service.notes.map { "\($0.id) v\($0.version)\($0.deleted ? " deleted" : "") \($0.fields)" }
       #expect(

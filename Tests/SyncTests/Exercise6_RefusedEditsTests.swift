@@ -39,7 +39,8 @@ struct Exercise6_RefusedEditsTests {
           "the server refused n1's edit for good (413) and answered n2's (200): that is not a failed sync, but sync() threw \(error)")
       }
       #expect(!service.applied(refusedEdit.id), "the server refused n1's edit: it should not have been applied")
-      #expect(service.notes.map(\.id) == ["n2", "n3"], "n2's edit came after the refused one in the same batch and should be applied: \(service.notes.map(\.id))")
+      #expect(
+        service.notes.map(\.id) == ["n2", "n3"], "n2's edit came after the refused one in the same batch and should be applied: \(service.notes.map(\.id))")
       #expect(await phone.notes()["n3"]?.title == "from the tablet", "the pull should carry on after a refused edit: the phone should show the tablet's n3")
       let pending = await phone.pending
       #expect(pending.isEmpty, "the refused edit should leave the outbox (sending it again gets 413 again): \(pending)")
@@ -100,14 +101,16 @@ struct Exercise6_RefusedEditsTests {
       let refused = await phone.refused
       #expect(
         service.appliedCount == 4 && refused.isEmpty,
-        "edits at every limit (a 64-character note id, 4096 bytes, 32 fields, a 64-character name) are the server's to take: \(service.appliedCount) applied, \(refused.count) refused")
+        "edits at every limit (a 64-character note id, 4096 bytes, 32 fields, a 64-character name) are the server's to take: \(service.appliedCount) applied, \(refused.count) refused"
+      )
 
       var thirtyThree = thirtyTwo
       thirtyThree["f_32"] = "v"
       let overLimit: [(note: String, set: [String: String], what: String)] = [
         (longestID + "a", ["title": "t"], "a 65-character note id"), ("", ["title": "t"], "an empty note id"), ("n/1", ["title": "t"], "a slash in a note id"),
         ("n5", ["body": largest + "x"], "a value of 4097 bytes"), ("n5", thirtyThree, "33 fields"),
-        ("n5", [longestName + "n": "v"], "a 65-character field name"), ("n5", ["a-b": "v"], "a hyphen in a field name"), ("n5", [:], "an edit that sets nothing"),
+        ("n5", [longestName + "n": "v"], "a 65-character field name"), ("n5", ["a-b": "v"], "a hyphen in a field name"),
+        ("n5", [:], "an edit that sets nothing"),
       ]
       for (note, set, what) in overLimit {
         await Self.expectInvalid(what, pending: phone) { () async throws(SyncError) in try await phone.edit(note, set: set) }

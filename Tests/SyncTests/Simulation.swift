@@ -899,7 +899,9 @@ struct Simulation {
       if serverNotes[edit.note]?.deleted == true { continue }
       if (edit.value?.utf8.count ?? 0) > serverValueCap {
         if setAside[edit.device]?.contains(edit.id) != true {
-          problems.append("the edit \(what) was acknowledged and the server refuses its value for good, but it is not set aside on \(edit.device): the user's text is lost without a word")
+          problems.append(
+            "the edit \(what) was acknowledged and the server refuses its value for good, but it is not set aside on \(edit.device): the user's text is lost without a word"
+          )
         }
         continue
       }
