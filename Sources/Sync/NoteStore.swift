@@ -4,7 +4,9 @@
 // how far it has read. The two are one fact: a page of changes and the token after it are saved
 // in one atomic write, so a crash between them cannot leave a token that claims changes the disk
 // never got (they would be skipped forever). A tombstone is kept like any note; a change older
-// than the copy held (a lower version) is ignored.
+// than the copy held (a lower version) is ignored. A resync after a 410 builds its new copy beside
+// the one held, in the same file, and swaps it in with its last page in one write: until then the
+// screen keeps every confirmed note, and a resync cut short leaves the old copy and carries on.
 import Foundation
 import Workbook
 
@@ -42,9 +44,34 @@ public actor NoteStore {
     throw .disk(NotImplemented("NoteStore.apply").description)
   }
 
-  /// Forgets every note and the token, for a pull from the beginning.
-  public func reset() throws(SyncError) {
-    // TODO: save an empty snapshot, then keep it.
-    throw .disk(NotImplemented("NoteStore.reset").description)
+  /// Whether a resync is under way: its pages go to a new copy beside `records`.
+  public var isResyncing: Bool {
+    // TODO: say whether a new copy is being built (placeholder: false).
+    false
+  }
+
+  /// The token to send with the resync's next page: nil before its first page, and when no
+  /// resync is under way.
+  public var resyncToken: String? {
+    // TODO: the token after the resync's last page applied (placeholder: nil).
+    nil
+  }
+
+  /// Starts building a new copy from the beginning of the server's history, beside the one held:
+  /// `records` and `token` stay as they are until the new copy is whole. A resync already under
+  /// way starts over.
+  public func beginResync() throws(SyncError) {
+    // TODO: save an empty new copy beside the one held, which stays as it is.
+    throw .disk(NotImplemented("NoteStore.beginResync").description)
+  }
+
+  /// Adds a page of the resync to the new copy, with the token after it, in one write. The last
+  /// page (`last`) swaps the new copy in, in that same write: `records` and `token` become the
+  /// server's and the resync ends. Without a resync under way nothing changes.
+  ///
+  /// - Complexity: O(n + c) for n notes held (both copies) and c changes: the file is written whole.
+  public func applyResyncPage(_ changes: [NoteRecord], token: String, last: Bool) throws(SyncError) {
+    // TODO: add the page to the new copy; on the last page make it the copy held, all in one write.
+    throw .disk(NotImplemented("NoteStore.applyResyncPage").description)
   }
 }

@@ -16,15 +16,23 @@ public nonisolated struct PushResult: Codable, Equatable, Sendable {
   /// The mutation's id.
   public var id: String
   /// 200 applied (or applied before: the stored answer), 412 the base is not the note's version
-  /// (nothing applied), 410 the note is deleted (nothing applied).
+  /// (nothing applied), 410 the note is deleted (nothing applied); 400, 413 or 422 the edit is
+  /// refused for good (nothing applied, and sending it again gets the same answer).
   public var status: Int
   /// The note as the server holds it after this mutation.
   public var record: NoteRecord
+  /// Why the edit was refused for good, in the server's words; nil for every other status.
+  public var reason: String?
 
-  public init(id: String, status: Int, record: NoteRecord) {
+  /// The statuses that refuse one edit for good: its result says so, and the rest of the batch
+  /// is answered as usual.
+  public static let refusedForGood: Set<Int> = [400, 413, 422]
+
+  public init(id: String, status: Int, record: NoteRecord, reason: String? = nil) {
     self.id = id
     self.status = status
     self.record = record
+    self.reason = reason
   }
 }
 

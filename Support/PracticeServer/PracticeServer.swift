@@ -218,12 +218,14 @@ public final class PracticeServer: Sendable {
     POST /v1/posts/{id}/comments (Idempotency-Key)   GET /v1/posts/{id}/comments
       (feed, like and comments work without a token; a token that is sent must be valid)
     POST /v1/sync/push {"mutations":[{"id","note","base","set":{name:value},"delete"}]}
-                       1-100 per batch; ids 1-64 of A-Za-z0-9-; at most 32 fields, names 1-64
-                       of A-Za-z0-9_, values at most 4096 bytes; any bad mutation: 400, none
-                       applied. {"results":[{"id","status","record"}]}, per mutation in order:
-                       an applied id again → its first result; a deleted note → 410; base ≠
-                       version → 412 with the current record; else applied, 200 (the last
-                       10000 applied ids are remembered)
+                       1-100 per batch; mutation ids 1-64 of A-Za-z0-9-; a malformed batch:
+                       400, none applied. {"results":[{"id","status","record","reason"?}]},
+                       per mutation in order: more than 32 fields or a value over 4096 bytes
+                       → 413, a note id (1-64 of A-Za-z0-9-) or field name (1-64 of
+                       A-Za-z0-9_) outside its limits → 422, each with a reason, the rest
+                       applied; an applied id again → its first result; a deleted note → 410;
+                       base ≠ version → 412 with the current record; else applied, 200 (the
+                       last 10000 applied ids are remembered)
     GET /v1/sync/changes?since=<token>&limit=N  {"changes":[record],"next":token,"more":bool}
                        limit 1-500 (default 100); each changed note once, latest state, in
                        change order; an old or unreadable token → 410 (expire_sync_tokens)

@@ -1,7 +1,12 @@
 import Foundation
 
-/// One edit in a `POST /v1/sync/push` batch, read and checked against every limit before any
-/// edit of the batch is applied: a batch is refused whole (400) or taken whole.
+/// One edit in a `POST /v1/sync/push` batch, read and checked before any edit of the batch is
+/// applied. A batch that is malformed (not JSON of the right shape, 0 or more than 100 mutations,
+/// a mutation id the server could not answer for, a negative base, a delete that sets fields, an
+/// edit that does neither) is refused whole (400). An edit that breaks a per-edit limit (a value
+/// over 4096 bytes or more than 32 fields: 413; a note id or a field name outside its alphabet or
+/// length: 422) is refused alone, with its reason, and the rest of the batch is applied: one bad
+/// edit must not hold back every edit queued behind it.
 struct SyncMutation: Equatable {
   /// The operation id the server deduplicates on, minted once by the client for this edit.
   var id: String
@@ -25,8 +30,25 @@ struct SyncMutation: Equatable {
     var message: String
   }
 
-  /// The batch in `body`, `{"mutations":[…]}`, or why it is refused.
-  static func batch(_ body: Data) throws(Refusal) -> [SyncMutation] {
+  /// One mutation of a batch as checked: an edit to run through the push rules, or one refused
+  /// for good, which applies nothing and is answered with its status and reason.
+  enum Checked: Equatable {
+    case edit(SyncMutation)
+    case refused(id: String, note: String, status: Int, reason: String)
+
+    var id: String {
+      switch self {
+      case .edit(let mutation): mutation.id
+      case .refused(let id, _, _, _): id
+      }
+    }
+  }
+
+  /// The batch in `body`, `{"mutations":[…]}`, each mutation checked, or why the batch is refused
+  /// whole.
+  /// `maximumValueBytes`: the server's cap on a value, the protocol's 4096 unless a test lowers it
+  /// (a server that tightened a limit after an app shipped).
+  static func batch(_ body: Data, maximumValueBytes: Int = maximumValueBytes) throws(Refusal) -> [Checked] {
     let wire: Body
     do {
       wire = try JSONDecoder().decode(Body.self, from: body)
@@ -36,9 +58,9 @@ struct SyncMutation: Equatable {
     guard batchSize.contains(wire.mutations.count) else {
       throw Refusal(message: "a batch holds 1 to 100 mutations, got \(wire.mutations.count)")
     }
-    var batch: [SyncMutation] = []
+    var batch: [Checked] = []
     for (index, mutation) in wire.mutations.enumerated() {
-      batch.append(try checked(mutation, at: "mutations[\(index)]"))
+      batch.append(try checked(mutation, at: "mutations[\(index)]", maximumValueBytes: maximumValueBytes))
     }
     return batch
   }
@@ -58,24 +80,33 @@ struct SyncMutation: Equatable {
     var editedAt: Double?
   }
 
-  private static func checked(_ wire: Wire, at place: String) throws(Refusal) -> SyncMutation {
+  private static func checked(_ wire: Wire, at place: String, maximumValueBytes: Int) throws(Refusal) -> Checked {
     guard isID(wire.id) else { throw Refusal(message: "\(place).id must be 1 to 64 characters of A-Z a-z 0-9 -") }
-    guard isID(wire.note) else { throw Refusal(message: "\(place).note must be 1 to 64 characters of A-Z a-z 0-9 -") }
     guard wire.base >= 0 else { throw Refusal(message: "\(place).base must be 0 or more, got \(wire.base)") }
     let set = wire.set ?? [:]
     let delete = wire.delete ?? false
     guard !(delete && !set.isEmpty) else { throw Refusal(message: "\(place) deletes the note and sets fields: send one or the other") }
     guard delete || !set.isEmpty else { throw Refusal(message: "\(place) neither sets a field nor deletes the note") }
-    guard set.count <= maximumFields else { throw Refusal(message: "\(place).set has \(set.count) fields; at most \(maximumFields)") }
+    if let (status, reason) = brokenLimit(note: wire.note, set: set, maximumValueBytes: maximumValueBytes) {
+      return .refused(id: wire.id, note: wire.note, status: status, reason: reason)
+    }
+    return .edit(SyncMutation(id: wire.id, note: wire.note, base: wire.base, set: set, delete: delete))
+  }
+
+  /// The per-edit limit this edit breaks, as the status and reason of its result; nil when it
+  /// keeps them all.
+  private static func brokenLimit(note: String, set: [String: String], maximumValueBytes: Int) -> (status: Int, reason: String)? {
+    guard isID(note) else { return (422, "the note id must be 1 to 64 characters of A-Z a-z 0-9 -") }
+    guard set.count <= maximumFields else { return (413, "the edit sets \(set.count) fields; at most \(maximumFields)") }
     for (name, value) in set.sorted(by: { $0.key < $1.key }) {
       guard fieldNameLength.contains(name.utf8.count), name.utf8.allSatisfy(isFieldNameByte) else {
-        throw Refusal(message: "\(place).set has a field name that is not 1 to 64 characters of A-Z a-z 0-9 _")
+        return (422, "a field name must be 1 to 64 characters of A-Z a-z 0-9 _")
       }
       guard value.utf8.count <= maximumValueBytes else {
-        throw Refusal(message: "\(place).set.\(name) is \(value.utf8.count) bytes of UTF-8; at most \(maximumValueBytes)")
+        return (413, "the field \(name) is \(value.utf8.count) bytes of UTF-8; at most \(maximumValueBytes)")
       }
     }
-    return SyncMutation(id: wire.id, note: wire.note, base: wire.base, set: set, delete: delete)
+    return nil
   }
 
   /// `[A-Za-z0-9-]`, 1 to 64 of them.

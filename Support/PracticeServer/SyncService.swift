@@ -20,10 +20,15 @@ public final class SyncService: Sendable {
   static let expiredToken = HTTPReply.error(410, "token expired: sync again from the beginning")
 
   private let state: Locked<SyncState>
+  /// The most bytes of UTF-8 a field's value may hold; one more is a 413 for that edit.
+  public let maximumValueBytes: Int
 
   /// `rememberedMutations`: how many of the most recently applied mutation ids keep their stored
-  /// result (see `AppliedResults`).
-  public init(rememberedMutations: Int = SyncService.defaultRememberedMutations) {
+  /// result (see `AppliedResults`). `maximumValueBytes`: the protocol's 4096 by default; a test
+  /// lowers it to play a server that tightened its limit after the app shipped, which refuses
+  /// edits the app's own check lets through.
+  public init(rememberedMutations: Int = SyncService.defaultRememberedMutations, maximumValueBytes: Int = 4_096) {
+    self.maximumValueBytes = maximumValueBytes
     let server = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     state = Locked(SyncState(server: server, rememberedMutations: rememberedMutations))
   }
@@ -71,15 +76,15 @@ public final class SyncService: Sendable {
   }
 
   private func push(_ body: Data) -> HTTPReply {
-    let batch: [SyncMutation]
+    let batch: [SyncMutation.Checked]
     do {
-      batch = try SyncMutation.batch(body)
+      batch = try SyncMutation.batch(body, maximumValueBytes: maximumValueBytes)
     } catch {
       return .error(400, error.message)
     }
     let outcomes = state.withLock { state in batch.map { state.push($0) } }
     let results = zip(batch, outcomes).map { mutation, outcome in
-      PushReply.Result(id: mutation.id, status: outcome.status, record: outcome.record)
+      PushReply.Result(id: mutation.id, status: outcome.status, record: outcome.record, reason: outcome.reason)
     }
     return Self.reply(PushReply(results: results))
   }
@@ -90,6 +95,8 @@ public final class SyncService: Sendable {
       var id: String
       var status: Int
       var record: SyncedNote
+      /// Why the edit was refused for good (413, 422); absent otherwise.
+      var reason: String?
     }
     var results: [Result]
   }

@@ -12,6 +12,8 @@ struct SyncState {
   struct Outcome: Equatable {
     var status: Int
     var record: SyncedNote
+    /// Why a mutation was refused for good; nil for every other status.
+    var reason: String? = nil
   }
 
   var notes: [String: Entry] = [:]
@@ -31,7 +33,18 @@ struct SyncState {
     applied = AppliedResults(capacity: rememberedMutations)
   }
 
-  /// Runs one validated mutation through the four rules of the push route, in order.
+  /// Answers one checked mutation: one refused for good applies nothing and is not remembered
+  /// (it is refused again if sent again); an edit goes through the four rules of the push route.
+  mutating func push(_ checked: SyncMutation.Checked) -> Outcome {
+    switch checked {
+    case .edit(let mutation):
+      return push(mutation)
+    case .refused(_, let note, let status, let reason):
+      return Outcome(status: status, record: notes[note]?.note ?? SyncedNote(id: note), reason: reason)
+    }
+  }
+
+  /// Runs one valid mutation through the four rules of the push route, in order.
   mutating func push(_ mutation: SyncMutation) -> Outcome {
     // 1. Already applied: the same answer as the first time, nothing applied again.
     if let stored = applied[mutation.id] { return stored }

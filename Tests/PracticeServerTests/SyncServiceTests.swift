@@ -45,7 +45,7 @@ struct SyncServiceTests {
     }
   }
 
-  @Test("mutation and note ids are 1 to 64 characters of A-Z a-z 0-9 -")
+  @Test("mutation and note ids are 1 to 64 characters of A-Z a-z 0-9 -: a bad mutation id refuses the batch, a bad note id its edit (422)")
   func idLimits() throws {
     let sync = SyncService()
     let longest = String(repeating: "a", count: 63) + "-"
@@ -55,44 +55,53 @@ struct SyncServiceTests {
     let tooLong = String(repeating: "b", count: 65)
     for (edit, what) in [
       (Edit(id: tooLong, note: "n1", set: ["title": "t"]), "a 65-character mutation id"),
-      (Edit(id: "m2", note: tooLong, set: ["title": "t"]), "a 65-character note id"),
       (Edit(id: "", note: "n1", set: ["title": "t"]), "an empty mutation id"),
-      (Edit(id: "m2", note: "", set: ["title": "t"]), "an empty note id"),
       (Edit(id: "m_2", note: "n1", set: ["title": "t"]), "an underscore in a mutation id"),
-      (Edit(id: "m2", note: "n/1", set: ["title": "t"]), "a slash in a note id"),
-      (Edit(id: "m2", note: "né", set: ["title": "t"]), "a letter outside ASCII in a note id"),
     ] {
       try expectRefused(sync.push([Edit(id: "ok", note: "fine", set: ["title": "t"]), edit]), by: sync, unchanged: before, what)
     }
+    for (note, what) in [
+      (tooLong, "a 65-character note id"), ("", "an empty note id"), ("n/1", "a slash in a note id"), ("né", "a letter outside ASCII in a note id"),
+    ] {
+      try expectEditRefused(422, note: note, set: ["title": "t"], by: sync, what)
+    }
   }
 
-  @Test("a field value is at most 4096 bytes of UTF-8, counted in bytes, not characters")
+  @Test("a field value is at most 4096 bytes of UTF-8, counted in bytes, not characters: one more refuses that edit (413), not the batch")
   func valueLimit() throws {
     let sync = SyncService()
     let largest = String(repeating: "é", count: 2_048)  // 2 bytes each
     let accepted = try sync.push([Edit(id: "m1", note: "n1", set: ["body": largest])])
     #expect(accepted.status == 200 && sync.notes.first?.fields["body"] == largest, "4096 bytes is allowed, got \(accepted.status)")
-    let before = sync.notes
-    try expectRefused(
-      sync.push([Edit(id: "m2", note: "n2", set: ["body": largest + "x"])]), by: sync, unchanged: before, "a value of 4097 bytes (2049 characters)")
+    try expectEditRefused(413, note: "n2", set: ["body": largest + "x"], by: sync, "a value of 4097 bytes (2049 characters)")
   }
 
-  @Test("at most 32 fields per mutation, names 1 to 64 characters of A-Z a-z 0-9 _")
+  @Test("at most 32 fields per mutation (413), names 1 to 64 characters of A-Z a-z 0-9 _ (422): a refused edit alone")
   func fieldLimits() throws {
     let sync = SyncService()
     let thirtyTwo = Dictionary(uniqueKeysWithValues: (0..<32).map { ("f_\($0)", "v") })
     let longName = String(repeating: "n", count: 64)
     let accepted = try sync.push([Edit(id: "m1", note: "n1", set: thirtyTwo), Edit(id: "m2", note: "n2", set: [longName: "v"])])
     #expect(accepted.status == 200 && sync.appliedCount == 2, "32 fields and a 64-character name are allowed, got \(accepted.status) \(accepted.text)")
-    let before = sync.notes
     var thirtyThree = thirtyTwo
     thirtyThree["f_32"] = "v"
-    for (set, what) in [
-      (thirtyThree, "33 fields"), ([longName + "n": "v"], "a 65-character field name"), (["": "v"], "an empty field name"),
-      (["a-b": "v"], "a hyphen in a field name"),
+    for (status, set, what) in [
+      (413, thirtyThree, "33 fields"), (422, [longName + "n": "v"], "a 65-character field name"), (422, ["": "v"], "an empty field name"),
+      (422, ["a-b": "v"], "a hyphen in a field name"),
     ] {
-      try expectRefused(sync.push([Edit(id: "m3", note: "n3", set: ["title": "t"]), Edit(id: "m4", note: "n4", set: set)]), by: sync, unchanged: before, what)
+      try expectEditRefused(status, note: "n4", set: set, by: sync, what)
     }
+  }
+
+  @Test("an edit refused for good is refused again when sent again: nothing of it is stored")
+  func refusedEditIsNotRemembered() throws {
+    let sync = SyncService()
+    let tooLarge = String(repeating: "x", count: 4_097)
+    for attempt in 1...2 {
+      let reply = try sync.push([Edit(id: "m1", note: "n1", set: ["body": tooLarge])])
+      #expect(reply.results?.map(\.status) == [413], "attempt \(attempt): the same refused edit gets 413 again, got \(reply.text)")
+    }
+    #expect(sync.appliedCount == 0 && sync.notes.isEmpty && !sync.applied("m1"), "a refused edit applies nothing and is not remembered as applied")
   }
 
   static let malformed: [(body: String, why: String)] = [
@@ -344,6 +353,32 @@ struct SyncServiceTests {
     return (try #require(response as? HTTPURLResponse), data)
   }
 
+  /// Pushes a valid edit, the edit `set` of `note` that breaks a limit, and another valid edit of
+  /// a note the bad one does not touch: the bad one is answered with `status` and a reason and
+  /// applies nothing, both valid ones are applied.
+  private func expectEditRefused(
+    _ status: Int, note: String, set: [String: String], by sync: SyncService, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let before = sync.notes
+    let applied = sync.appliedCount
+    let first = "v\(applied)a"
+    let last = "v\(applied)b"
+    let reply = try sync.push([
+      Edit(id: "\(first)-m", note: first, set: ["title": "t"]), Edit(id: "bad\(applied)", note: note, set: set),
+      Edit(id: "\(last)-m", note: last, set: ["title": "t"]),
+    ])
+    #expect(
+      reply.status == 200, "\(what): one bad edit refuses that edit, not the batch: 200 with a result each, got \(reply.status) \(reply.text)",
+      sourceLocation: sourceLocation)
+    let results = reply.results ?? []
+    #expect(results.map(\.status) == [200, status, 200], "\(what): results 200, \(status), 200, got \(results.map(\.status))", sourceLocation: sourceLocation)
+    #expect(
+      results.count == 3 && results[1].reason?.isEmpty == false, "\(what): a refused edit's result says why (reason), got \(reply.text)",
+      sourceLocation: sourceLocation)
+    let kept = sync.notes.filter { $0.id != first && $0.id != last } == before && sync.appliedCount == applied + 2
+    #expect(kept, "\(what): the refused edit applies nothing; the two valid ones are applied", sourceLocation: sourceLocation)
+  }
+
   private func expectRefused(
     _ reply: SyncReply, by sync: SyncService, unchanged before: [SyncedNote], _ what: String, sourceLocation: SourceLocation = #_sourceLocation
   ) {
@@ -388,6 +423,7 @@ private struct PushResult: Decodable, Equatable {
   var id: String
   var status: Int
   var record: Record
+  var reason: String? = nil
 }
 
 private struct ChangePage: Decodable {

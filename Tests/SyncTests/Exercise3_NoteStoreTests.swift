@@ -161,21 +161,41 @@ struct Exercise3_NoteStoreTests {
     }
   }
 
-  @Test func resetForgetsEveryNoteAndTheToken() async throws {
+  @Test func aResyncIsBuiltBesideTheCopyAndSwappedInWithItsLastPage() async throws {
     try await withTemporaryDirectory("notes") { directory in
       let file = directory.file("notes.json")
-      let store = try NoteStore(file: file)
-      try await store.apply([Self.note("a", 1), Self.tombstone("b", 3)], token: "t9")
-      try await store.reset()
-      #expect(await store.records.isEmpty, "after reset the store should hold no notes")
-      #expect(await store.token == nil, "after reset the store should hold no token: the next pull starts from the beginning")
-      let relaunched = try NoteStore(file: file)
-      let relaunchedRecords = await relaunched.records
-      let relaunchedToken = await relaunched.token
-      #expect(
-        relaunchedRecords.isEmpty && relaunchedToken == nil,
-        "reset must reach the disk: after a relaunch the store held \(Self.describe(relaunchedRecords)) and token \(relaunchedToken ?? "nil")"
-      )
+      let disk = CountingDisk()
+      let store = try NoteStore(file: file, fileSystem: disk)
+      try await store.apply([Self.note("a", 1), Self.tombstone("b", 3), Self.note("c", 7)], token: "t9")
+      let held = await store.records
+      try await store.beginResync()
+      try await store.applyResyncPage([Self.note("a", 2)], token: "r1", last: false)
+      for (copy, when) in [(store, "during the resync"), (try NoteStore(file: file), "after a relaunch during the resync")] {
+        let records = await copy.records
+        let token = await copy.token
+        let resyncing = await copy.isResyncing
+        let resyncToken = await copy.resyncToken
+        #expect(
+          records == held && token == "t9",
+          "\(when) the screen's copy should stay whole until the new one is: held \(Self.describe(records)) and token \(token ?? "nil"), not \(Self.describe(held)) and t9"
+        )
+        #expect(
+          resyncing && resyncToken == "r1",
+          "\(when) the resync should be under way with its own token r1 (so it can carry on): resyncing \(resyncing), token \(resyncToken ?? "nil")")
+      }
+      let before = disk.writes
+      try await store.applyResyncPage([Self.note("d", 1)], token: "r2", last: true)
+      #expect(disk.writes == before + 1, "the last page and the swap should be one write, so no crash can leave half of each: \(disk.writes - before) writes")
+      let expected = [Self.note("a", 2), Self.note("d", 1)]
+      for (copy, when) in [(store, "after the last page"), (try NoteStore(file: file), "after a relaunch")] {
+        let records = await copy.records
+        let token = await copy.token
+        let resyncing = await copy.isResyncing
+        #expect(
+          records.values.sorted { $0.id < $1.id } == expected && token == "r2" && !resyncing,
+          "\(when) the new copy should replace the old one whole (b and c are gone, a is the server's v2) with the resync's token r2: held \(Self.describe(records)), token \(token ?? "nil"), resyncing \(resyncing)"
+        )
+      }
     }
   }
 

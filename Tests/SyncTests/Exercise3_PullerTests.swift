@@ -1,5 +1,6 @@
 import Foundation
 import PracticeServer
+import Synchronization
 import Testing
 import WorkbookTesting
 
@@ -146,6 +147,49 @@ struct Exercise3_PullerTests {
     }
   }
 
+  @Test func aResyncKeepsEveryConfirmedNoteUntilItsLastPageAndACutShortOneLeavesThem() async throws {
+    let service = SyncService()
+    try await seed(service, Edits.newNotes(6))
+    try await withTemporaryDirectory("pull-resync") { directory in
+      let store = try NoteStore(file: directory.file("notes.json"))
+      // Through a transport that stops a pull that never ends (a token never sent, say) after 40 requests.
+      try await Puller(transport: ScriptedSyncTransport(server: InProcessServer(service: service)), baseURL: InProcessServer.baseURL, pageSize: 2)
+        .pull(into: store)
+      let confirmed = await store.records
+      // The server is restored and changes meanwhile: note-0 edited, note-5 deleted, every token refused.
+      try await seed(service, [Mutation(id: "e1", note: "note-0", base: 1, set: ["title": "new"]), Mutation(id: "e2", note: "note-5", base: 1, delete: true)])
+      service.expireTokens()
+      // The 410, pages 1 and 2 of 3, then the network drops.
+      let cut = ScriptedSyncTransport(
+        server: InProcessServer(service: service), script: [.deliver, .deliver, .deliver, .fail(.notConnectedToInternet)])
+      let watched = StoreWatchingTransport(inner: cut, store: store)
+      let failed = await failure(of: Puller(transport: watched, baseURL: InProcessServer.baseURL, pageSize: 2), into: store)
+      #expect(failed == .offline, "the network dropped before the resync's last page: the pull should fail offline, got \(String(describing: failed))")
+      for (index, seen) in watched.seen.enumerated() where seen != confirmed {
+        Issue.record(
+          "before request \(index + 1) of the resync the store held \(seen.count) notes, not the \(confirmed.count) it had confirmed: the screen lost notes no device deleted while the new copy was being built"
+        )
+      }
+      let afterCut = await store.records
+      // Compared outside #expect, which would print every note on a failure.
+      let kept = afterCut == confirmed
+      #expect(kept, "a resync cut short should leave the old copy whole: held \(afterCut.keys.sorted()), had \(confirmed.keys.sorted())")
+      let resumeFrom = await store.resyncToken
+      let resumed = ScriptedSyncTransport(server: InProcessServer(service: service))
+      try await Puller(transport: resumed, baseURL: InProcessServer.baseURL, pageSize: 2).pull(into: store)
+      let sinces = resumed.requests.map { $0.query("since") ?? "(none)" }
+      #expect(
+        resumeFrom != nil && sinces == [resumeFrom ?? ""],
+        "the next pull should carry the resync on from the token after its last page (\(resumeFrom ?? "none held")): one request for the one page left; asked since \(sinces)"
+      )
+      let held = await store.records.values.sorted { $0.id < $1.id }.map { "\($0.id) v\($0.version)\($0.deleted ? " deleted" : "") \($0.fields)" }
+      let served = service.notes.map { "\($0.id) v\($0.version)\($0.deleted ? " deleted" : "") \($0.fields)" }
+      #expect(
+        held == served,
+        "the next pull should finish the resync and hold the server's notes exactly (note-0 edited, note-5 a tombstone): held \(held), the server \(served)")
+    }
+  }
+
   @Test func aSecondExpiredTokenInARowIsAnError() async throws {
     try await withTemporaryDirectory("pull") { directory in
       let store = try NoteStore(file: directory.file("notes.json"))
@@ -191,5 +235,27 @@ struct Exercise3_PullerTests {
       #expect(error == .offline, "no network is .offline, got \(String(describing: error))")
       #expect(await store.token == nil, "nothing was read, so no token")
     }
+  }
+}
+
+/// Forwards each request to `inner` after noting what the store held at that moment: what the
+/// screen would have shown while the pull waited for that page.
+final class StoreWatchingTransport: SyncTransport {
+  let inner: any SyncTransport
+  let store: NoteStore
+  private let noted = Mutex<[[String: NoteRecord]]>([])
+
+  init(inner: any SyncTransport, store: NoteStore) {
+    self.inner = inner
+    self.store = store
+  }
+
+  /// What the store held before each request, in order.
+  var seen: [[String: NoteRecord]] { noted.withLock { $0 } }
+
+  func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    let held = await store.records
+    noted.withLock { $0.append(held) }
+    return try await inner.send(request)
   }
 }

@@ -57,6 +57,28 @@ struct Simulation {
   /// up to 8 s, full jitter drawn as 0.5, so every wait is half the policy's delay and the test can
   /// name it.
   static let schedulerPolicy = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(8), jitter: .full)
+
+  /// The server's cap on a value in these histories: 48 bytes, under the protocol's 4096 that the
+  /// app checks, as a server that tightened a limit after the app shipped would hold it. An edit
+  /// past it is refused for good (413), and the device must set it aside, never lose it.
+  static let serverValueCap = 48
+
+  /// The value `device` types at `step`: its name and the step, so every edit is told apart; at
+  /// two steps in sixteen past the server's cap (the server refuses it), at one past the
+  /// protocol's 4096 bytes (the device must refuse it before it queues it).
+  static func value(_ device: String, _ step: Int) -> String {
+    let plain = "\(device)\(step)"
+    switch step % 16 {
+    case 3, 11: return plain + String(repeating: "-", count: serverValueCap)
+    case 7: return plain + String(repeating: ".", count: EditLimits.maximumValueBytes)
+    default: return plain
+    }
+  }
+
+  /// `value` as the history prints it: a long one by its start and its size.
+  static func shown(_ value: String) -> String {
+    value.utf8.count <= 16 ? value : "\(value.prefix(6))… (\(value.utf8.count) bytes)"
+  }
   static let schedulerDraw = 0.5
 
   private final class Device {
@@ -144,7 +166,7 @@ struct Simulation {
   static func run(seed: UInt64, steps: Int) async throws -> Failure? {
     let folder = URL(fileURLWithPath: "/simulated")
     let history = History()
-    let network = ChaosNetwork(seed: seed, history: history)
+    let network = ChaosNetwork(seed: seed, server: SyncService(maximumValueBytes: serverValueCap), history: history)
     let time = ManualClock()
     var devices: [Device] = []
     for name in Self.devices {
@@ -184,6 +206,8 @@ struct Simulation {
     }
     /// The highest version of each note each device has confirmed so far: it never goes down.
     var versions: [String: [String: Int]] = [:]
+    /// The notes each device had confirmed and showed at the end of the last step.
+    var onScreen: [String: Set<String>] = [:]
     var problems: [String] = []
     var ledger = WireLedger(sizes: sizesHeld, maxAttempts: policy.maxAttempts)
     func failure(_ steps: Int) -> Failure {
@@ -196,6 +220,18 @@ struct Simulation {
     func judge(_ outcome: EditOutcome, of device: Device, _ note: String, set: [String: String], value: String, step: Int) {
       let names = set.keys.sorted()
       let (before, after) = (outcome.before, outcome.after)
+      let overLimit = value.utf8.count > EditLimits.maximumValueBytes
+      if case .invalidEdit = outcome.error, overLimit {
+        history.add("    \(device.name): the edit is refused: \(value.utf8.count) bytes is past the protocol's limit")
+        problems += unchanged(device, before: before, after: after, what: "its edit was refused as past a limit", step: step)
+        return
+      }
+      if overLimit {
+        problems.append(
+          "step \(step): \(device.name)'s edit set a value of \(value.utf8.count) bytes, past the protocol's \(EditLimits.maximumValueBytes), and \(outcome.error.map { "failed with \($0)" } ?? "was taken"): it should throw .invalidEdit before it is queued"
+        )
+        return
+      }
       if let error = outcome.error {
         history.add("    \(device.name): the edit failed: \(error)")
         problems += unchanged(device, before: before, after: after, what: "its edit failed (\(error))", step: step)
@@ -225,7 +261,7 @@ struct Simulation {
     }
 
     func edit(_ device: Device, _ note: String, set: [String: String], value: String, step: Int) async {
-      history.add("\(step). \(device.name) sets \(set.keys.sorted().map { "\(note).\($0)" }.joined(separator: ", ")) = \(value)")
+      history.add("\(step). \(device.name) sets \(set.keys.sorted().map { "\(note).\($0)" }.joined(separator: ", ")) = \(shown(value))")
       let outcome = await EditOutcome.edit(note, set: set, on: device.engine, disk: device.disk, clock: device.clock)
       judge(outcome, of: device, note, set: set, value: value, step: step)
     }
@@ -242,7 +278,7 @@ struct Simulation {
         // three sets two fields at once.
         var fields = device.name == "C" ? ["title", "body", "color"] : ["title", "body"]
         var set: [String: String] = [:]
-        let value = "\(device.name)\(step)"
+        let value = Self.value(device.name, step)
         for _ in 0..<(network.draw(3) == 0 ? 2 : 1) { set[fields.remove(at: network.draw(fields.count))] = value }
         await edit(device, note, set: set, value: value, step: step)
       case 34..<40:
@@ -431,6 +467,7 @@ struct Simulation {
       }
       for other in devices {
         problems += await shape(of: other, step: step, versions: &versions)
+        problems += await stillShown(other, since: &onScreen, server: network.server, step: step)
         problems += await kept(acknowledged.values.filter { $0.device == other.name }, by: other, server: network.server, step: step)
         problems += inOrder(madeInOrder[other.name, default: []], by: other, server: network.server, step: step)
       }
@@ -492,7 +529,8 @@ struct Simulation {
   /// Relaunches `device` from its disk and says what went wrong: the app could not open its files;
   /// it finds an outbox or a confirmed copy other than the one it held in memory when it died (so
   /// what it showed was not on disk); or an edit that waited in its outbox before the step is
-  /// neither there nor applied by the server (nor dropped because the server deleted its note).
+  /// neither there nor applied by the server nor set aside as refused (nor dropped because the
+  /// server deleted its note).
   private static func relaunch(_ device: Device, network: ChaosNetwork, waiting: [Mutation], step: Int) async -> [String] {
     let held = (pending: await device.engine.pending, confirmed: await device.engine.confirmed)
     do {
@@ -513,15 +551,31 @@ struct Simulation {
         "step \(step): \(device.name)'s confirmed copy of \(changed.joined(separator: ", ")) is not what it held when it died: \(changed.map { "v\(held.confirmed[$0]?.version ?? 0) then, v\(found.confirmed[$0]?.version ?? 0) on disk" }.joined(separator: "; "))"
       )
     }
-    let kept = Set(found.pending.map(\.id))
+    let kept = Set(found.pending.map(\.id)).union(await device.engine.refused.map(\.id))
     let deleted = Set(network.server.notes.filter(\.deleted).map(\.id))
     let lost = waiting.filter { !kept.contains($0.id) && !network.server.applied($0.id) && !deleted.contains($0.note) }
     if !lost.isEmpty {
       problems.append(
-        "step \(step): \(lost.count) edits waited in \(device.name)'s outbox before the step and are neither there after the relaunch nor applied by the server: \(lost.map { "\($0.note)@\($0.base)" })"
+        "step \(step): \(lost.count) edits waited in \(device.name)'s outbox before the step and are neither there after the relaunch nor applied by the server nor set aside as refused: \(lost.map { "\($0.note)@\($0.base)" })"
       )
     }
     return problems
+  }
+
+  /// A note a device had confirmed and showed at the end of the last step is still on its screen,
+  /// unless a delete hides it (a tombstone on the server, or one unsent on the device): a resync, a
+  /// crash or a failed sync never blanks a note no device deleted.
+  private static func stillShown(_ device: Device, since shownBefore: inout [String: Set<String>], server: SyncService, step: Int) async -> [String] {
+    let confirmed = await device.engine.confirmed
+    let (pending, shown) = await device.state()
+    let tombstones = Set(server.notes.filter(\.deleted).map(\.id))
+    let deletedHere = Set(pending.filter(\.delete).map(\.note))
+    let lost = (shownBefore[device.name] ?? []).filter { shown[$0] == nil && !tombstones.contains($0) && !deletedHere.contains($0) }.sorted()
+    shownBefore[device.name] = Set(confirmed.filter { !$0.value.deleted && shown[$0.key] != nil }.keys)
+    guard !lost.isEmpty else { return [] }
+    return [
+      "step \(step): \(device.name)'s screen no longer shows \(lost.joined(separator: ", ")), which it had confirmed and shown, and no device deleted: a resync or a failed sync must leave the confirmed copy on screen until a new one is whole"
+    ]
   }
 
   /// What holds for every device after every step: a tombstone the device holds hides its note; the
@@ -771,11 +825,19 @@ struct Simulation {
     let pending = await device.engine.pending
     let waiting = Set(pending.map(\.id))
     let confirmed = await device.engine.confirmed
+    let setAside = Set(await device.engine.refused.map(\.id))
     let tombstones = Set(server.notes.filter(\.deleted).map(\.id))
     for edit in edits.sorted(by: { ($0.note, $0.field ?? "") < ($1.note, $1.field ?? "") }) where !waiting.contains(edit.id) {
       let what = edit.field.map { "edit \(edit.note).\($0) = \(edit.value ?? "")" } ?? "delete of \(edit.note)"
       // A delete wins: it drops the note's earlier edits, sent or not.
       let deleted = tombstones.contains(edit.note) || pending.contains { $0.note == edit.note && $0.delete }
+      let refusable = (edit.value?.utf8.count ?? 0) > serverValueCap
+      if setAside.contains(edit.id) {
+        if !refusable {
+          problems.append("step \(step): \(device.name)'s \(what) is set aside as refused, but the server takes every value of \(serverValueCap) bytes or less")
+        }
+        continue
+      }
       if let record = server.appliedRecord(edit.id) {
         if let field = edit.field, record.fields[field] != edit.value {
           problems.append(
@@ -791,7 +853,7 @@ struct Simulation {
       }
       if !deleted {
         problems.append(
-          "step \(step): \(device.name)'s \(what) was acknowledged, and it is neither in its outbox nor applied by the server, and the note is not deleted"
+          "step \(step): \(device.name)'s \(what) was acknowledged, and it is neither in its outbox nor applied by the server\(refusable ? " nor set aside as refused (the server refuses its value)" : ""), and the note is not deleted"
         )
       }
     }
@@ -831,8 +893,18 @@ struct Simulation {
         }
       }
     }
+    var setAside: [String: Set<String>] = [:]
+    for device in devices { setAside[device.name] = Set(await device.engine.refused.map(\.id)) }
     for (what, edit) in acknowledged.sorted(by: { $0.key < $1.key }) {
       if serverNotes[edit.note]?.deleted == true { continue }
+      if (edit.value?.utf8.count ?? 0) > serverValueCap {
+        if setAside[edit.device]?.contains(edit.id) != true {
+          problems.append(
+            "the edit \(what) was acknowledged and the server refuses its value for good, but it is not set aside on \(edit.device): the user's text is lost without a word"
+          )
+        }
+        continue
+      }
       if !server.applied(edit.id) {
         problems.append("the edit \(what) was acknowledged (on disk, shown) but the server never applied it, and the note is not deleted")
       }

@@ -147,7 +147,7 @@ struct WireLedger {
       }
       for mutation in push.mutations where settled.contains(mutation.id) {
         problems.append(
-          "step \(step): \(device) sent its edit of \(mutation.note)@\(mutation.base) again after the server had answered it for good (applied, gone, or lost to a delete) in a reply \(device) got"
+          "step \(step): \(device) sent its edit of \(mutation.note)@\(mutation.base) again after the server had answered it for good (applied, gone, lost to a delete, or refused) in a reply \(device) got"
         )
       }
       // A round sends each note's oldest edit, oldest first: none is passed over for a newer one.
@@ -175,7 +175,9 @@ struct WireLedger {
       else { continue }
       writesAllowed += results.count
       for result in results {
-        if result.status == 200 || result.status == 410 || (result.status == 412 && result.record.deleted) {
+        if result.status == 200 || result.status == 410 || (result.status == 412 && result.record.deleted)
+          || PushResult.refusedForGood.contains(result.status)
+        {
           settled.insert(result.id)
         }
         if result.status == 200, let sent = push.mutations.first(where: { $0.id == result.id }) {

@@ -4,13 +4,23 @@
 // how far it has read. The two are one fact: a page of changes and the token after it are saved
 // in one atomic write, so a crash between them cannot leave a token that claims changes the disk
 // never got (they would be skipped forever). A tombstone is kept like any note; a change older
-// than the copy held (a lower version) is ignored.
+// than the copy held (a lower version) is ignored. A resync after a 410 builds its new copy beside
+// the one held, in the same file, and swaps it in with its last page in one write: until then the
+// screen keeps every confirmed note, and a resync cut short leaves the old copy and carries on.
 import Foundation
 import Workbook
 
 /// What the device holds of the server: notes by id and the change token, in one file.
 public actor NoteStore {
   nonisolated struct Snapshot: Codable {
+    var token: String?
+    var records: [String: NoteRecord]
+    /// The new copy a resync is building, with the token after its last page; nil when none is.
+    var resync: Rebuild? = nil
+  }
+
+  /// A copy being rebuilt from the beginning of the server's history.
+  nonisolated struct Rebuild: Codable {
     var token: String?
     var records: [String: NoteRecord]
   }
@@ -53,9 +63,40 @@ public actor NoteStore {
     try save(next)
   }
 
-  /// Forgets every note and the token, for a pull from the beginning.
-  public func reset() throws(SyncError) {
-    try save(Snapshot(token: nil, records: [:]))
+  /// Whether a resync is under way: its pages go to a new copy beside `records`.
+  public var isResyncing: Bool { snapshot.resync != nil }
+
+  /// The token to send with the resync's next page: nil before its first page, and when no
+  /// resync is under way.
+  public var resyncToken: String? { snapshot.resync?.token }
+
+  /// Starts building a new copy from the beginning of the server's history, beside the one held:
+  /// `records` and `token` stay as they are until the new copy is whole. A resync already under
+  /// way starts over.
+  public func beginResync() throws(SyncError) {
+    var next = snapshot
+    next.resync = Rebuild(token: nil, records: [:])
+    try save(next)
+  }
+
+  /// Adds a page of the resync to the new copy, with the token after it, in one write. The last
+  /// page (`last`) swaps the new copy in, in that same write: `records` and `token` become the
+  /// server's and the resync ends. Without a resync under way nothing changes.
+  ///
+  /// - Complexity: O(n + c) for n notes held (both copies) and c changes: the file is written whole.
+  public func applyResyncPage(_ changes: [NoteRecord], token: String, last: Bool) throws(SyncError) {
+    guard var rebuild = snapshot.resync else { return }
+    for change in changes where change.version > (rebuild.records[change.id]?.version ?? 0) {
+      rebuild.records[change.id] = change
+    }
+    rebuild.token = token
+    var next = snapshot
+    if last {
+      next = Snapshot(token: token, records: rebuild.records, resync: nil)
+    } else {
+      next.resync = rebuild
+    }
+    try save(next)
   }
 
   private func save(_ next: Snapshot) throws(SyncError) {

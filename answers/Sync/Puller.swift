@@ -2,8 +2,10 @@
 //
 // The server lists what changed after a token, a page at a time. Apply each page with the token
 // after it, then ask again while the server says there is more. A token the server no longer
-// knows (410) is not an error for the user: start again from the beginning, which forgets the
-// confirmed copy and nothing else; the outbox's unsent edits are the user's and stay.
+// knows (410) is not an error for the user: start again from the beginning into a new copy built
+// beside the confirmed one, which the last page swaps in; until then the screen keeps every note
+// it had, and a resync cut short carries on from its own token at the next pull. The outbox's
+// unsent edits are the user's and stay.
 import Foundation
 import Networking
 import Workbook
@@ -27,21 +29,27 @@ public nonisolated struct Puller: Sendable {
   }
 
   /// Pulls every change after the store's token into the store, page by page; after a 410, once
-  /// from the beginning. Returns how many pages were applied.
+  /// from the beginning, into a new copy the last page swaps in (a resync under way when the pull
+  /// starts carries on from its own token). Returns how many pages were applied.
   @discardableResult
   public func pull(into store: NoteStore) async throws(SyncError) -> Int {
     var pages = 0
     var restarted = false
     while true {
+      let resyncing = await store.isResyncing
       let page: ChangePage
       do throws(SyncError) {
-        page = try await fetch(since: await store.token)
+        page = try await fetch(since: resyncing ? await store.resyncToken : await store.token)
       } catch .tokenExpired where !restarted {
         restarted = true
-        try await store.reset()
+        try await store.beginResync()
         continue
       }
-      try await store.apply(page.changes, token: page.next)
+      if resyncing {
+        try await store.applyResyncPage(page.changes, token: page.next, last: !page.more)
+      } else {
+        try await store.apply(page.changes, token: page.next)
+      }
       pages += 1
       if !page.more { return pages }
     }

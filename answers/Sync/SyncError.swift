@@ -17,6 +17,9 @@ public nonisolated enum SyncError: Error, Equatable, Sendable {
   case disk(String)
   /// The sync was cancelled.
   case cancelled
+  /// The edit breaks a limit the protocol states (`EditLimits`), so the server would refuse it
+  /// for good: it was not queued, and the text says which limit.
+  case invalidEdit(String)
 }
 
 nonisolated extension SyncError {
