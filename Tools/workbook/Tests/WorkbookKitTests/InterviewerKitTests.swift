@@ -45,10 +45,20 @@ struct InterviewerKitTests {
 
   @Test("a drill without scenarios still gets a kit: prompts, levels, pushback and a scorecard, no decisions")
   func withoutScenarios() throws {
-    let (text, round, scenarios) = try kit("1", seed: 1)
-    #expect(scenarios == nil)
-    #expect(!text.contains("Decision ") && !text.contains("The scenario card"))
-    for area in round.areas { #expect(text.contains("  \(area.name): [ ] below senior")) }
+    // Every drill of the workbook has scenarios, so chapter 1's round is copied alone into a scratch
+    // workbook, with no scenarios.json beside it.
+    let root = DrillLevelTests.root
+    let drill = try DrillCatalog.load(Catalog.load(root: root), root: root).drill("1")
+    let text = try TextFile.contents(path(drill.file, in: root), shown: drill.file)
+    let scratch = try ScratchWorkbook(chapter7: false)
+    try scratch.write(drill.file, text)
+    #expect(try DrillScenarios.load(drill, root: scratch.root) == nil)
+    var output = ""
+    let console = DrillCommand.Console(interactive: false, readLine: { nil }, write: { output += $0 })
+    try DrillCommand.kit(drill, root: scratch.root, console: console, seed: 1, now: Date(timeIntervalSince1970: 0))
+    let kit = DrillFixture.plain(output)
+    #expect(!kit.contains("Decision ") && !kit.contains("The scenario card"))
+    for area in try #require(DrillRound.parse(text)).areas { #expect(kit.contains("  \(area.name): [ ] below senior")) }
   }
 
   @Test("ROLE= is interviewer or candidate, and the kit needs a drill and no ANSWERS=")
