@@ -126,7 +126,7 @@ var testSupport: [Target.Dependency] = ["WorkbookTesting"]
 if tools {
   targets.append(
     .testTarget(
-      name: "WorkbookTestingTests", dependencies: ["WorkbookTesting"], path: "Tests/WorkbookTestingTests",
+      name: "WorkbookTestingTests", dependencies: ["Workbook", "WorkbookTesting"], path: "Tests/WorkbookTestingTests",
       swiftSettings: nonsendingSettings))
 }
 

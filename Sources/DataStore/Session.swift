@@ -49,6 +49,10 @@ public nonisolated enum SessionStoreError: Error, Equatable, Sendable, CustomStr
   /// The file is there but could not be read (an I/O error, a folder in its place). It was left
   /// where it is, and the store starts empty.
   case unreadableFile(reason: String)
+  /// Data protection keeps the file encrypted until the user unlocks the device. Nobody was signed
+  /// out: the session in memory is as it was, the file is untouched, and every write is refused
+  /// until a later `load()` reads the file.
+  case protectedDataUnavailable
   /// The operation needs a signed-in user.
   case notLoggedIn
 
@@ -58,6 +62,7 @@ public nonisolated enum SessionStoreError: Error, Equatable, Sendable, CustomStr
       "the session file was unreadable; it was kept at \(url.lastPathComponent) and you are signed out"
     case .writeFailed(let reason): "the session could not be saved: \(reason)"
     case .unreadableFile(let reason): "the session file could not be read: \(reason); you are signed out"
+    case .protectedDataUnavailable: "the session file stays encrypted until the device is unlocked; nothing was changed"
     case .notLoggedIn: "nobody is signed in"
     }
   }

@@ -16,6 +16,12 @@ import Workbook
 /// from before the call. A write that stops part-way, as on a full disk (`ENOSPC`), leaves the
 /// previous file whole and readable.
 ///
+/// A launch before the first unlock since boot cannot read the file (data protection), and must
+/// not sign anyone out: `load()` then throws `.protectedDataUnavailable`, keeps memory and disk as
+/// they were, and every method that writes throws `.protectedDataUnavailable` too, without
+/// writing, until a later `load()` reads the file. Call `load()` again once protected data is
+/// available (`UIApplication.protectedDataDidBecomeAvailableNotification`).
+///
 /// The layout of the JSON is your choice (the `Codable` conformance `Session` already has is
 /// enough): the tests only read back what your store wrote, and write broken files of their own.
 public actor SessionStore {
@@ -46,9 +52,15 @@ public actor SessionStore {
   /// read at all (an I/O error such as `EIO`, a folder in the file's place) throws
   /// `.unreadableFile` with the session empty, and stays where it is, neither moved nor removed:
   /// its bytes may read fine at the next launch.
+  ///
+  /// A read that `files` refuses with `ProtectedDataUnavailable` (the device has not been unlocked
+  /// since boot) is none of these: it throws `.protectedDataUnavailable`, leaves the session in
+  /// memory as it was and the file untouched, and makes every write throw the same until a later
+  /// `load()` reads the file, whatever it then finds.
   public func load() throws(SessionStoreError) {
     // TODO: read through `files` and decode; a missing file is empty, an unreadable one throws,
-    // a corrupt one moves aside to `.corrupt`.
+    // a corrupt one moves aside to `.corrupt`, a locked one (`ProtectedDataUnavailable`) changes
+    // nothing and holds every write back until a load reads it.
     throw .writeFailed(reason: NotImplemented("SessionStore.load").description)
   }
 
@@ -59,7 +71,8 @@ public actor SessionStore {
   }
 
   /// Signs a user in and saves the session, replacing whoever was signed in (no error: the
-  /// previous user's ID and tokens are simply gone). Preferences are kept.
+  /// previous user's ID and tokens are simply gone). Preferences are kept. Like every write, it
+  /// throws `.protectedDataUnavailable` while the file is unread after a refused `load()`.
   public func login(userID: String, accessToken: String, refreshToken: String) throws(SessionStoreError) {
     // TODO: set the user and tokens, keep the preferences, then save atomically.
     throw .writeFailed(reason: NotImplemented("SessionStore.login").description)
@@ -67,6 +80,8 @@ public actor SessionStore {
 
   /// Replaces the tokens after a refresh and saves them. Throws `.notLoggedIn` when nobody is
   /// signed in (`isLoggedIn` is false): a refresh that lands after a logout must not sign back in.
+  /// While the file is unread after a refused `load()` it throws `.protectedDataUnavailable`
+  /// instead: nobody knows yet whether someone is signed in.
   public func updateTokens(accessToken: String, refreshToken: String) throws(SessionStoreError) {
     // TODO: refuse with `.notLoggedIn` when signed out, else replace both tokens and save.
     throw .writeFailed(reason: NotImplemented("SessionStore.updateTokens").description)

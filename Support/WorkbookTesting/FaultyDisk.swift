@@ -3,7 +3,8 @@ import Synchronization
 import Workbook
 
 /// The real disk with faults a test switches on: a disk with only `freeBytes` left, files whose
-/// reads fail with `EIO`, and a process that dies after its next `writesBeforeCrash` writes.
+/// reads fail with `EIO`, files that data protection keeps encrypted until the first unlock, and a
+/// process that dies after its next `writesBeforeCrash` writes.
 ///
 /// A full disk fails as the kernel does: a write in place (and a write through a file handle)
 /// puts down the bytes that fit, then throws `POSIXError(.ENOSPC)`; an atomic write fails while
@@ -13,6 +14,7 @@ public final class FaultyDisk: FileSystem, Sendable {
   private struct Faults {
     var freeBytes: Int? = nil
     var unreadable: Set<String> = []
+    var protectedUntilUnlock: Set<String> = []
     var writesBeforeCrash: Int? = nil
   }
 
@@ -45,10 +47,24 @@ public final class FaultyDisk: FileSystem, Sendable {
     faults.withLock { _ = $0.unreadable.insert(url.standardizedFileURL.path) }
   }
 
+  /// Makes every later read of `url` fail with `ProtectedDataUnavailable` until `firstUnlock()`,
+  /// as a launch before the first unlock since boot reads a file of the default protection class.
+  /// Writes are let through, so a test sees whether the code under test would write over a file it
+  /// has not read.
+  public func protectUntilFirstUnlock(_ url: URL) {
+    faults.withLock { _ = $0.protectedUntilUnlock.insert(url.standardizedFileURL.path) }
+  }
+
+  /// The user unlocks the device: every protected file reads again.
+  public func firstUnlock() {
+    faults.withLock { $0.protectedUntilUnlock.removeAll() }
+  }
+
   public func contents(of url: URL) throws -> Data {
-    if faults.withLock({ $0.unreadable.contains(url.standardizedFileURL.path) }) {
-      throw POSIXError(.EIO)
-    }
+    let path = url.standardizedFileURL.path
+    let (unreadable, locked) = faults.withLock { ($0.unreadable.contains(path), $0.protectedUntilUnlock.contains(path)) }
+    if unreadable { throw POSIXError(.EIO) }
+    if locked { throw ProtectedDataUnavailable(url: url) }
     return try real.contents(of: url)
   }
 

@@ -357,6 +357,82 @@ struct Exercise6_SessionStoreTests {
     }
   }
 
+  @Test("a launch before the first unlock signs nobody out, writes nothing, and reads the session after the unlock")
+  func aLockedLaunchSignsNobodyOut() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let saved = Session(userID: "u", accessToken: "a", refreshToken: "r", preferences: ["theme": "dark"])
+      let earlier = SessionStore(fileURL: file)
+      try await earlier.login(userID: "u", accessToken: "a", refreshToken: "r")
+      try await earlier.setPreference("dark", for: "theme")
+      let bytes = try Data(contentsOf: file)
+      let disk = FaultyDisk()
+      disk.protectUntilFirstUnlock(file)  // prewarmed, or woken by a push, after a reboot
+      let store = SessionStore(fileURL: file, files: disk)
+      do {
+        try await store.load()
+        Issue.record("load() of a file data protection refused returned normally; it should throw .protectedDataUnavailable")
+      } catch SessionStoreError.protectedDataUnavailable {
+        // Expected: not yet, rather than not there.
+      } catch {
+        Issue.record(
+          "the file is there and fine, only encrypted until the user unlocks: load() should throw .protectedDataUnavailable, not \(error), which tells the app the user is signed out"
+        )
+      }
+      let writes: [(String, @Sendable () async throws -> Void)] = [
+        ("setPreference", { try await store.setPreference("light", for: "theme") }),
+        ("updateTokens", { try await store.updateTokens(accessToken: "a2", refreshToken: "r2") }),
+        ("logout", { try await store.logout() }),
+        ("login", { try await store.login(userID: "other", accessToken: "a3", refreshToken: "r3") }),
+      ]
+      func everyWriteIsRefused(_ when: String) async {
+        for (name, write) in writes {
+          do {
+            try await write()
+            Issue.record("\(name) \(when) returned normally: it wrote a session built without the one on disk, and a preference write drops the tokens, a real sign-out")
+          } catch SessionStoreError.protectedDataUnavailable {
+            // Expected: refused, nothing written.
+          } catch {
+            Issue.record("\(name) \(when) should throw .protectedDataUnavailable, since nobody knows yet who is signed in; it threw \(error)")
+          }
+          #expect((try? Data(contentsOf: file)) == bytes, "\(name) \(when) changed the session file, which the store has not read")
+        }
+      }
+      await everyWriteIsRefused("while the file is locked")
+      disk.firstUnlock()
+      await everyWriteIsRefused("after the unlock but before load() read the file")
+      do {
+        try await store.load()
+      } catch {
+        Issue.record("after the unlock, load() should read the session; it threw \(error)")
+      }
+      #expect(await store.snapshot() == saved, "the load after the unlock should read the session that was there all along")
+      try await store.setPreference("light", for: "theme")
+      let relaunched = SessionStore(fileURL: file)
+      try await relaunched.load()
+      let session = await relaunched.snapshot()
+      #expect(
+        session.isLoggedIn && session.refreshToken == "r" && session.preferences == ["theme": "light"],
+        "once the session is read, writes work again and keep the user signed in; the file holds \(session)")
+    }
+  }
+
+  @Test func aLockedReadKeepsTheSessionInMemory() async throws {
+    try await withTemporaryDirectory("session") { directory in
+      let file = directory.file("session.json")
+      let disk = FaultyDisk()
+      let store = SessionStore(fileURL: file, files: disk)
+      try await store.login(userID: "u", accessToken: "a", refreshToken: "r")
+      let before = await store.snapshot()
+      disk.protectUntilFirstUnlock(file)
+      await #expect(throws: SessionStoreError.protectedDataUnavailable, "a reload the lock refused should say so with .protectedDataUnavailable") {
+        try await store.load()
+      }
+      let after = await store.snapshot()
+      #expect(after == before, "a read the lock refused says nothing about the session: memory should still hold \(before), not \(after)")
+    }
+  }
+
   @Test func aFileWhereTheFolderShouldBeIsNoSession() async throws {
     try await withTemporaryDirectory("session") { directory in
       let folder = directory.file("state")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Workbook
 import WorkbookTesting
 
 /// The fake disk fails as the kernel does, since the chapters' tests of a full or unreadable disk
@@ -69,5 +70,31 @@ struct FaultyDiskTests {
     #expect(try Data(contentsOf: folder.file("f")) == Data("2".utf8))
     #expect(!disk.itemExists(at: folder.file("g")))
     #expect(try disk.contents(of: folder.file("f")) == Data("2".utf8))  // reads still work
+  }
+
+  @Test("a protected file refuses reads until the first unlock, stays where it is, and reads after it")
+  func protectedUntilFirstUnlock() throws {
+    let folder = try TemporaryDirectory("faulty-disk")
+    defer { folder.remove() }
+    let disk = FaultyDisk()
+    try disk.write(Data("a".utf8), to: folder.file("locked"), options: [])
+    try disk.write(Data("b".utf8), to: folder.file("open"), options: [])
+    disk.protectUntilFirstUnlock(folder.file("locked"))
+    #expect(throws: ProtectedDataUnavailable(url: folder.file("locked"))) { try disk.contents(of: folder.file("locked")) }
+    #expect(disk.itemExists(at: folder.file("locked")))
+    #expect(try disk.contents(of: folder.file("open")) == Data("b".utf8))
+    disk.firstUnlock()
+    #expect(try disk.contents(of: folder.file("locked")) == Data("a".utf8))
+  }
+
+  @Test("a read refused with EPERM is data protection's refusal; EACCES and EIO are not")
+  func protectedDataRefusalIsEPERMUnderTheCocoaError() {
+    func readError(_ code: POSIXError.Code) -> any Error {
+      CocoaError(.fileReadNoPermission, userInfo: [NSUnderlyingErrorKey: POSIXError(code) as NSError])
+    }
+    #expect(ProtectedDataUnavailable.isRefusal(readError(.EPERM)), "open(2) refused with EPERM, wrapped by Foundation as error 257")
+    #expect(!ProtectedDataUnavailable.isRefusal(readError(.EACCES)), "EACCES is a permission bit, not data protection")
+    #expect(!ProtectedDataUnavailable.isRefusal(POSIXError(.EIO)))
+    #expect(!ProtectedDataUnavailable.isRefusal(CocoaError(.fileReadNoPermission)), "no underlying errno: nothing says why")
   }
 }

@@ -16,6 +16,12 @@ import Workbook
 /// from before the call. A write that stops part-way, as on a full disk (`ENOSPC`), leaves the
 /// previous file whole and readable.
 ///
+/// A launch before the first unlock since boot cannot read the file (data protection), and must
+/// not sign anyone out: `load()` then throws `.protectedDataUnavailable`, keeps memory and disk as
+/// they were, and every method that writes throws `.protectedDataUnavailable` too, without
+/// writing, until a later `load()` reads the file. Call `load()` again once protected data is
+/// available (`UIApplication.protectedDataDidBecomeAvailableNotification`).
+///
 /// The layout of the JSON is your choice (the `Codable` conformance `Session` already has is
 /// enough): the tests only read back what your store wrote, and write broken files of their own.
 public actor SessionStore {
@@ -23,6 +29,9 @@ public actor SessionStore {
   /// Every read and write of the file goes through `files`.
   private let files: any FileSystem
   private var session = Session.empty
+  /// True after a `load()` that data protection refused, until a `load()` reads the file: the
+  /// session on disk is unknown, so no write may replace it.
+  private var fileUnread = false
 
   /// A store for the session at `fileURL`. `files` is the disk it reads and writes through: the
   /// real one unless a test passes one that fails (full, or a file that cannot be read).
@@ -46,16 +55,27 @@ public actor SessionStore {
   /// read at all (an I/O error such as `EIO`, a folder in the file's place) throws
   /// `.unreadableFile` with the session empty, and stays where it is, neither moved nor removed:
   /// its bytes may read fine at the next launch.
+  ///
+  /// A read that `files` refuses with `ProtectedDataUnavailable` (the device has not been unlocked
+  /// since boot) is none of these: it throws `.protectedDataUnavailable`, leaves the session in
+  /// memory as it was and the file untouched, and makes every write throw the same until a later
+  /// `load()` reads the file, whatever it then finds.
   public func load() throws(SessionStoreError) {
     let data: Data
     do {
       data = try files.contents(of: fileURL)
+    } catch is ProtectedDataUnavailable {
+      // Not yet, rather than not there: keep the session, and refuse writes until a load reads it.
+      fileUnread = true
+      throw .protectedDataUnavailable
     } catch {
+      fileUnread = false
       session = .empty
       // Only something that is there and fails to read is an error; keep it for a later launch.
       guard files.itemExists(at: fileURL) else { return }
       throw .unreadableFile(reason: "\(error)")
     }
+    fileUnread = false
     do {
       session = try JSONDecoder().decode(Session.self, from: data)
     } catch {
@@ -77,7 +97,8 @@ public actor SessionStore {
   }
 
   /// Signs a user in and saves the session, replacing whoever was signed in (no error: the
-  /// previous user's ID and tokens are simply gone). Preferences are kept.
+  /// previous user's ID and tokens are simply gone). Preferences are kept. Like every write, it
+  /// throws `.protectedDataUnavailable` while the file is unread after a refused `load()`.
   public func login(userID: String, accessToken: String, refreshToken: String) throws(SessionStoreError) {
     var next = session
     next.userID = userID
@@ -88,7 +109,10 @@ public actor SessionStore {
 
   /// Replaces the tokens after a refresh and saves them. Throws `.notLoggedIn` when nobody is
   /// signed in (`isLoggedIn` is false): a refresh that lands after a logout must not sign back in.
+  /// While the file is unread after a refused `load()` it throws `.protectedDataUnavailable`
+  /// instead: nobody knows yet whether someone is signed in.
   public func updateTokens(accessToken: String, refreshToken: String) throws(SessionStoreError) {
+    guard !fileUnread else { throw .protectedDataUnavailable }
     guard session.isLoggedIn else { throw .notLoggedIn }
     var next = session
     next.accessToken = accessToken
@@ -114,8 +138,10 @@ public actor SessionStore {
   }
 
   /// Writes `next` to disk in one step and only then makes it the current session, so memory
-  /// and disk never disagree after a failed write.
+  /// and disk never disagree after a failed write. Refuses while the file is unread: `next` was
+  /// built from a session that may not be the one on disk.
   private func save(_ next: Session) throws(SessionStoreError) {
+    guard !fileUnread else { throw .protectedDataUnavailable }
     do {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
