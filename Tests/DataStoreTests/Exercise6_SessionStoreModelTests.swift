@@ -139,6 +139,7 @@ final class SessionWorld {
       case .writeFailed(let reason): return reason.contains(NotImplemented.marker) ? "writeFailed(\(reason))" : "writeFailed"
       case .unreadableFile: return "unreadableFile"
       case .notLoggedIn: return "notLoggedIn"
+      case .protectedDataUnavailable: return "protectedDataUnavailable"
       }
     }
   }
