@@ -389,7 +389,8 @@ struct Exercise6_SessionStoreTests {
         for (name, write) in writes {
           do {
             try await write()
-            Issue.record("\(name) \(when) returned normally: it wrote a session built without the one on disk, and a preference write drops the tokens, a real sign-out")
+            Issue.record(
+              "\(name) \(when) returned normally: it wrote a session built without the one on disk, and a preference write drops the tokens, a real sign-out")
           } catch SessionStoreError.protectedDataUnavailable {
             // Expected: refused, nothing written.
           } catch {

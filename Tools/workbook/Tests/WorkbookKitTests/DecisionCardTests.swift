@@ -96,7 +96,12 @@ struct DecisionCardTests {
     for phase in ["1", "2", "3", "4", "5"] {
       if phase == "4" { input.append(wrong) }
       input += ["", ""]
-      if phase == "2" { input += [scenario.keys["store"]!.choice, "\(try ScenarioFormula.evaluate("users * 2", values: scenario.values))", "cost", scenario.keys["store"]!.then.choice, "why"] }
+      if phase == "2" {
+        input += [
+          scenario.keys["store"]!.choice, "\(try ScenarioFormula.evaluate("users * 2", values: scenario.values))", "cost", scenario.keys["store"]!.then.choice,
+          "why",
+        ]
+      }
       input += [""]
       input += Array(repeating: "y", count: 5)
     }

@@ -150,8 +150,9 @@ struct DrillScenarioTests {
     let problems = broken.problems(round: round).joined(separator: "\n")
     #expect(problems.contains("scenario coach-chat: no decision of Protocol changes its choice after its `then`"), "\(problems)")
     let defensible = text.replacingOccurrences(
-      of: "\"because\": \"four messages a day", with: "\"defensible\": { \"websocket\": \"a fleet\" }, \"because\": \"four messages a day")
-      .replacingOccurrences(of: "\"choice\": \"push-and-pull\", \"because\": \"APNs", with: "\"choice\": \"websocket\", \"because\": \"APNs")
+      of: "\"because\": \"four messages a day", with: "\"defensible\": { \"websocket\": \"a fleet\" }, \"because\": \"four messages a day"
+    )
+    .replacingOccurrences(of: "\"choice\": \"push-and-pull\", \"because\": \"APNs", with: "\"choice\": \"websocket\", \"because\": \"APNs")
     let arguable = try JSONDecoder().decode(DrillScenarios.self, from: Data(defensible.utf8)).problems(round: round).joined()
     #expect(arguable.contains("scenario coach-chat: no decision of Protocol"), "websocket is accepted before (with its cost) and after")
     #expect(problems.contains("estimate peak-sockets cannot be worked out: “peakShares” is not a constraint of the scenario"))
@@ -212,7 +213,8 @@ struct DrillScenarioTests {
           #expect(picked.levels[area] == .staff, "drill \(drill.id), \(scenario.id): the riskiest part picked")
         } else {
           #expect(picked.levels[area] == .senior, "drill \(drill.id), \(scenario.id): \(dive) picked, \(top.dive) is riskiest")
-          #expect(picked.grades.contains { $0.findings.contains("you went deep on \(dive); this scenario's riskiest part is \(top.dive), because \(top.because)") })
+          #expect(
+            picked.grades.contains { $0.findings.contains("you went deep on \(dive); this scenario's riskiest part is \(top.dive), because \(top.because)") })
         }
         #expect(try Self.levels(drill, round, scenarios, text: text, seed: seed).levels[area] == .staff, "a drawn deep dive is not the candidate's pick")
       }

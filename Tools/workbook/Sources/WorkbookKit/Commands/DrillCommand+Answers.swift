@@ -18,7 +18,8 @@ extension DrillCommand {
       let deepDive = seed.flatMap(round.deepDive(seed:))
       let scenario = seed.flatMap { seed in scenarios?.scenario(seed: seed) }
       do {
-        try DrillAnswers.template(round, drill: drill, deepDive: deepDive, scenarios: scenarios, scenario: scenario).write(toFile: file, atomically: true, encoding: .utf8)
+        try DrillAnswers.template(round, drill: drill, deepDive: deepDive, scenarios: scenarios, scenario: scenario).write(
+          toFile: file, atomically: true, encoding: .utf8)
       } catch {
         throw Failure("\(file) does not exist and cannot be written as a template (\(error))")
       }

@@ -217,7 +217,10 @@ extension DrillCommand {
           }
           for estimate in decision.estimates {
             if let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) {
-              say(Style.dim("    \(estimate.question): about \(DrillScenarios.shown(value.rounded(toSignificant: 2))) \(estimate.unit) (\(estimate.formula), within a factor \(DrillScenarios.shown(estimate.factor)))"))
+              say(
+                Style.dim(
+                  "    \(estimate.question): about \(DrillScenarios.shown(value.rounded(toSignificant: 2))) \(estimate.unit) (\(estimate.formula), within a factor \(DrillScenarios.shown(estimate.factor)))"
+                ))
             }
           }
           say("    then (\(key.then.say)): \(key.then.choice), because \(key.then.because).")

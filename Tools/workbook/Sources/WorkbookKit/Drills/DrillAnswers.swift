@@ -86,7 +86,8 @@ struct DrillAnswers: Equatable {
       let chosen = round.deepDive(seed: seed)
       if let other = answered.first(where: { $0 != chosen }) {
         throw Failure(
-          "\(shown) answers deep dive \(other), but SEED=\(seed) runs \(chosen ?? "none"); answer \(chosen ?? "it"), or leave SEED= out to run the file's own pick")
+          "\(shown) answers deep dive \(other), but SEED=\(seed) runs \(chosen ?? "none"); answer \(chosen ?? "it"), or leave SEED= out to run the file's own pick"
+        )
       }
       return chosen
     }

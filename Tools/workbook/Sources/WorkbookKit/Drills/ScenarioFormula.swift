@@ -88,7 +88,9 @@ enum ScenarioFormula {
       .replacingOccurrences(of: "_", with: "")
     var digits = ""
     var rest = Substring(trimmed)
-    while let first = rest.first, first.isNumber || first == "." || ((first == "e" || first == "E") && !digits.isEmpty && rest.dropFirst().first?.isNumber == true) {
+    while let first = rest.first,
+      first.isNumber || first == "." || ((first == "e" || first == "E") && !digits.isEmpty && rest.dropFirst().first?.isNumber == true)
+    {
       digits.append(first)
       rest = rest.dropFirst()
     }
