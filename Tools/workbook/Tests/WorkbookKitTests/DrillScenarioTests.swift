@@ -82,18 +82,32 @@ struct DrillScenarioTests {
     }
   }
 
-  @Test("on 50 seeds, a recital that marks every signal hit and commits to no decision is below senior in every area with decisions")
+  @Test("on 50 seeds, a recital that marks every signal hit and commits to no decision is below senior in every area, with decisions or not")
   func recitalIsBelowSenior() throws {
     for (drill, round, scenarios) in try Self.drills() {
       for seed in UInt64(0)..<50 {
         let recital = try Self.answers(round, scenarios, seed: seed) { _, _ in "" }.components(separatedBy: "\n")
           .filter { !$0.hasPrefix("- choice ") && !$0.hasPrefix("- then ") && !$0.hasPrefix("- estimate ") }.joined(separator: "\n")
         let levels = try Self.levels(drill, round, scenarios, text: recital, seed: seed).levels
-        for area in Self.decisionAreas(round, scenarios, seed: seed) {
-          #expect(levels[area] == .belowSenior, "drill \(drill.id), seed \(seed), \(area)")
+        for area in round.areas {
+          #expect(levels[area.name] == .belowSenior, "drill \(drill.id), seed \(seed), \(area.name): \(String(describing: levels[area.name]))")
         }
       }
     }
+  }
+
+  @Test("an area without decisions is no higher than the lowest area with them: senior decisions keep communication at senior")
+  func areasWithoutDecisionsFollowTheLowestDecidedArea() throws {
+    let (drill, round, scenarios) = try #require(Self.drills().first { $0.0.id == "chat" })
+    let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "coach-chat" })
+    let key = scenarios.scenario(named: "coach-chat")!.keys
+    let staff = try Self.answers(round, scenarios, seed: seed) { decision, after in after ? key[decision.id]!.then.choice : key[decision.id]!.choice }
+    #expect(try Self.levels(drill, round, scenarios, text: staff, seed: seed).levels["Communication"] == .staff)
+    let noWhy = staff.components(separatedBy: "\n").filter { !$0.hasPrefix("- why transport:") }.joined(separator: "\n")
+    let levels = try Self.levels(drill, round, scenarios, text: noWhy, seed: seed).levels
+    #expect(levels["Protocol"] == .senior, "\(levels)")
+    #expect(levels["Communication"] == .senior && levels["Requirements"] == .senior, "\(levels)")
+    #expect(levels["Design"] == .staff, "an area with decisions keeps its own level: \(levels)")
   }
 
   @Test("on 50 seeds, the key's choices with every part said score staff, and without cost and why senior")

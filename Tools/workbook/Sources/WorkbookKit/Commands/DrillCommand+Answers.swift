@@ -45,7 +45,11 @@ extension DrillCommand {
       say("  \(padded(area.name, 28)) \(padded(level.rawValue, 14)) \(Style.dim(detail))")
     }
     if !grades.isEmpty {
-      say(Style.bold("Decisions") + Style.dim(" (graded against the scenario's key: an area is no higher than its lowest decision)"))
+      say(
+        Style.bold("Decisions")
+          + Style.dim(
+            " (graded against the scenario's key: an area is no higher than its lowest decision; an area without decisions,"
+              + " no higher than the lowest area with them)"))
       for grade in grades {
         say("  \(padded(grade.decision, 28)) \(grade.level.rawValue)")
         for finding in grade.findings { say(Style.dim("    - \(finding)")) }

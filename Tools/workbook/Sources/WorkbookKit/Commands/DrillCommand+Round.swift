@@ -335,5 +335,6 @@ extension DrillCommand {
   /// How the levels follow from the marks, said once at the start of a round.
   static let levelRule =
     "senior = every must-hit signal of its phases hit; staff = that, and every judgment signal; bonus signals move no level."
-    + " With a scenario, an area is no higher than its lowest decision."
+    + " With a scenario, an area is no higher than its lowest decision, and an area without decisions no higher than"
+    + " the lowest area with them."
 }

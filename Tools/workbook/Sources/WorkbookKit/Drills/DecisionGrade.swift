@@ -143,14 +143,24 @@ extension DrillScenarios {
   static let deepDivePick = "deep-dive pick"
 
   /// The signal levels capped by the decisions: an area is no higher than its lowest decision, so
-  /// the rubric's words marked hit cannot lift an area whose choices did not fit the scenario.
+  /// the rubric's words marked hit cannot lift an area whose choices did not fit the scenario. An
+  /// area without decisions (requirements, communication, often the deep dive) is no higher than the
+  /// lowest area with them: marks alone set its level, so a recital that marks every signal and
+  /// commits to nothing would otherwise reach staff there.
   func levels(
     _ round: DrillRound, signalLevels: [String: DrillLevel], deepDive: String?, grades: [DecisionGrade]
   ) -> [String: DrillLevel] {
     var levels = signalLevels
+    var decided: Set<String> = []
     for decision in decisions(in: round, deepDive: deepDive) {
       guard let area = area(of: decision, in: round), let grade = grades.first(where: { $0.decision == decision.id }) else { continue }
       levels[area.name] = Swift.min(levels[area.name] ?? .belowSenior, grade.level)
+      decided.insert(area.name)
+    }
+    if let floor = decided.map({ levels[$0] ?? .belowSenior }).min() {
+      for area in round.areas where !decided.contains(area.name) {
+        levels[area.name] = Swift.min(levels[area.name] ?? .belowSenior, floor)
+      }
     }
     if let pick = grades.first(where: { $0.decision == Self.deepDivePick }), let number = round.options.first?.number,
       let area = round.areas.first(where: { $0.phases.contains(number) })
