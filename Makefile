@@ -141,7 +141,8 @@ drill-%: $(WORKBOOK) ## a mock system-design round, marked signal by signal: N =
 ##      SEED=K              repeat a round's choice of deep dive
 ##      ANSWERS=file        score answers written in a file, no terminal (a template if it is missing)
 ##      ROLE=interviewer    the kit for a peer who plays the interviewer: card, keys, probes, scorecard
-	@$(WORKBOOK) drill $* $(if $(ANSWERS),--answers '$(ANSWERS)') $(if $(ROLE),--role '$(ROLE)')
+##      KEY=1               after a missed decision, show the scenario's key (choice, reason, arithmetic)
+	@$(WORKBOOK) drill $* $(if $(ANSWERS),--answers '$(ANSWERS)') $(if $(ROLE),--role '$(ROLE)') $(if $(KEY),--key)
 
 drill: $(WORKBOOK) ## every design drill: its length in minutes and your last result
 	@$(WORKBOOK) drill

@@ -146,10 +146,47 @@ struct DrillScenarioTests {
     text = text.replacingOccurrences(of: "- choice history: recent-window", with: "")
     let assessment = try Self.levels(drill, round, scenarios, text: text, seed: seed)
     let findings = assessment.grades.flatMap(\.findings).joined(separator: "\n")
-    #expect(findings.contains("you said 1,000,000; the scenario gives about 40,000 connections"), "\(findings)")
-    #expect(findings.contains("the choice: you chose websocket; this scenario calls for push-and-pull, because four messages a day"))
+    #expect(
+      findings.contains("you said 1,000,000, not within a factor 2 of the scenario's arithmetic; work it from the card's numbers: “daily active users”"),
+      "\(findings)")
+    #expect(findings.contains("the choice: you chose websocket, which does not fit this scenario"), "\(findings)")
     #expect(findings.contains("the choice: no choice committed to (one of recent-window, full-history)"))
+    for leak in ["40,000", "dau * peakShare", "calls for", "push-and-pull", "because"] {
+      #expect(!findings.contains(leak), "the candidate's findings give away the key: \(leak)")
+    }
+    let told = assessment.grades.flatMap(\.key).joined(separator: "\n")
+    #expect(told.contains("the scenario's arithmetic gives about 40,000 connections (dau * peakShare)"), "\(told)")
+    #expect(told.contains("the choice: this scenario calls for push-and-pull, because four messages a day"), "\(told)")
     #expect(assessment.levels["Protocol"] == .belowSenior && assessment.levels["Design"] == .belowSenior)
+  }
+
+  @Test("make drill-NAME ANSWERS= names the decision and estimate that missed without the key; KEY=1 prints the key's choice and arithmetic")
+  func keyOnlyWhenAsked() throws {
+    let (drill, round, scenarios) = try #require(Self.drills().first { $0.0.id == "chat" })
+    let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "coach-chat" })
+    let key = scenarios.scenario(named: "coach-chat")!.keys
+    var text = try Self.answers(round, scenarios, seed: seed) { decision, after in after ? key[decision.id]!.then.choice : key[decision.id]!.choice }
+    text = text.replacingOccurrences(of: "- choice transport: push-and-pull", with: "- choice transport: websocket")
+    text = text.components(separatedBy: "\n").filter { !$0.hasPrefix("- estimate peak-sockets:") }.joined(separator: "\n")
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("answers-\(UUID().uuidString).md").path
+    try text.write(toFile: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    func scored(showKey: Bool) throws -> String {
+      var output = ""
+      let console = DrillCommand.Console(interactive: false, readLine: { nil }, write: { output += $0 })
+      try DrillCommand.score(drill, answers: file, root: Self.root, console: console, seed: nil, showKey: showKey)
+      return DrillFixture.plain(output)
+    }
+    let plain = try scored(showKey: false)
+    #expect(plain.contains("the choice: you chose websocket, which does not fit this scenario"), "\(plain)")
+    #expect(plain.contains("no estimate given; work it from the card's numbers"), "\(plain)")
+    #expect(plain.contains("add KEY=1 to see them"))
+    for leak in ["40,000", "calls for push-and-pull", "riskiest part is"] { #expect(!plain.contains(leak), "\(leak) gives the key away") }
+    let keyed = try scored(showKey: true)
+    #expect(keyed.contains("key: the choice: this scenario calls for push-and-pull, because"), "\(keyed)")
+    #expect(keyed.contains("about 40,000 connections (dau * peakShare)"), "\(keyed)")
+    #expect(try DrillCommand(["chat", "--answers", file, "--key"]).showKey)
+    #expect(try !DrillCommand(["chat", "--answers", file]).showKey)
   }
 
   @Test("workbook check names a change that flips nothing, a right choice that never flips, and an estimate it cannot work out")
@@ -184,7 +221,10 @@ struct DrillScenarioTests {
     let silent = text.replacingOccurrences(of: "- cost prefetch: what it costs, said", with: "")
     let assessment = try Self.levels(drill, round, scenarios, text: silent, seed: seed)
     #expect(assessment.levels["Design"] == .belowSenior)
-    #expect(assessment.grades.flatMap(\.findings).contains { $0.contains("visible-only is defensible here only with its cost said") })
+    #expect(assessment.grades.flatMap(\.findings).contains { $0.contains("visible-only is defensible here only with its cost said (cost prefetch: …)") })
+    let price = try #require(key["prefetch"]?.defensible?["visible-only"])
+    #expect(!assessment.grades.flatMap(\.findings).contains { $0.contains(price) }, "the cost the key asks for is the key's")
+    #expect(assessment.grades.flatMap(\.key).contains { $0.contains(price) })
   }
 
   @Test("each drill's written staff exemplar scores staff in every area, and its senior exemplar senior, through make drill-NAME ANSWERS=")
@@ -227,8 +267,9 @@ struct DrillScenarioTests {
           #expect(picked.levels[area] == .staff, "drill \(drill.id), \(scenario.id): the riskiest part picked")
         } else {
           #expect(picked.levels[area] == .senior, "drill \(drill.id), \(scenario.id): \(dive) picked, \(top.dive) is riskiest")
-          #expect(
-            picked.grades.contains { $0.findings.contains("you went deep on \(dive); this scenario's riskiest part is \(top.dive), because \(top.because)") })
+          let grade = try #require(picked.grades.first { $0.decision == DrillScenarios.deepDivePick })
+          #expect(grade.findings.first?.hasPrefix("you went deep on \(dive); another part of the design is at more risk") == true)
+          #expect(grade.key == ["this scenario's riskiest part is \(top.dive), because \(top.because)"])
         }
         #expect(try Self.levels(drill, round, scenarios, text: text, seed: seed).levels[area] == .staff, "a drawn deep dive is not the candidate's pick")
       }

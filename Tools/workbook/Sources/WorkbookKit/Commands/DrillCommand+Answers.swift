@@ -3,10 +3,11 @@ import Foundation
 extension DrillCommand {
   /// `make drill-chat ANSWERS=file`: scores a candidate's written answers (`DrillAnswers`) without a
   /// terminal and prints each area's level. Nothing is recorded: a calibration run is not the
-  /// learner's attempt, so neither the history nor the review queue changes. A missing file is
+  /// learner's attempt, so neither the history nor the review queue changes. A missed decision is
+  /// named with what to weigh; the key's choice, reason and arithmetic only with `showKey` (`KEY=1`). A missing file is
   /// written as a template to fill in, with the run's phases and every signal unmarked.
   static func score(
-    _ drill: Drill, answers file: String, root: String = ".", console: Console, seed: UInt64?
+    _ drill: Drill, answers file: String, root: String = ".", console: Console, seed: UInt64?, showKey: Bool = false
   ) throws {
     func say(_ text: String) { console.write(text + "\n") }
     let text = try TextFile.contents(path(drill.file, in: root), shown: drill.file)
@@ -53,6 +54,10 @@ extension DrillCommand {
       for grade in grades {
         say("  \(padded(grade.decision, 28)) \(grade.level.rawValue)")
         for finding in grade.findings { say(Style.dim("    - \(finding)")) }
+        if showKey { for line in grade.key { say(Style.dim("    key: \(line)")) } }
+      }
+      if !showKey && grades.contains(where: { !$0.key.isEmpty }) {
+        say(Style.dim("The key's choices and arithmetic are left out: answer again, or add KEY=1 to see them."))
       }
     }
     say(Style.dim("Levels: " + levelRule + " Nothing was recorded."))

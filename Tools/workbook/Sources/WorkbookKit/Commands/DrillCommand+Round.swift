@@ -17,7 +17,7 @@ extension DrillCommand {
   /// </dev/null` ends at once.
   static func runRound(
     _ round: DrillRound, drill: Drill, root: String, console: Console, now: () -> Date, calendar: Calendar,
-    seed: UInt64?
+    seed: UInt64?, showKey: Bool = false
   ) throws {
     func say(_ text: String) { console.write(text + "\n") }
     func ask(_ text: String) -> String? {
@@ -161,9 +161,10 @@ extension DrillCommand {
         decided.thens[decision.id] = after
         guard let why = ask("    why does it change, or not? ") else { return false }
         decided.whys[decision.id] = why.trimmingCharacters(in: .whitespaces)
-        let grade = DecisionGrade.grade(decision, scenario: scenario, answers: decided)
+        let grade = DecisionGrade.grade(decision, scenario: scenario, answers: decided, constraints: scenarios.constraints)
         say("    \(grade.level == .belowSenior ? Style.yellow(grade.level.rawValue) : grade.level.rawValue)")
         for finding in grade.findings { say(Style.dim("      - \(finding)")) }
+        if showKey { for line in grade.key { say(Style.dim("      key: \(line)")) } }
       }
       return true
     }
@@ -256,6 +257,7 @@ extension DrillCommand {
       if candidatePicks, let pick = scenarios.pickGrade(deepDive, scenario: scenario) {
         grades.append(pick)
         say(Style.bold("\nYour deep dive") + ": \(pick.level.rawValue)" + pick.findings.map { " — \($0)" }.joined())
+        if showKey { for line in pick.key { say(Style.dim("  key: \(line)")) } }
       }
       levels = scenarios.levels(round, signalLevels: levels, deepDive: deepDive, grades: grades)
     }

@@ -16,7 +16,7 @@ import Foundation
 /// and its outline.
 struct DrillCommand: Command {
   static let name = "drill"
-  static let arguments = "[ID] [--answers FILE] [--role interviewer]"
+  static let arguments = "[ID] [--answers FILE] [--role interviewer] [--key]"
   static let summary = "list the design drills, or run one: ID is a chapter's number or chat, upload, analytics, assistant"
 
   /// The drill to run, as `DrillCatalog.normalized` spells it; nil lists them.
@@ -27,10 +27,14 @@ struct DrillCommand: Command {
   /// `--role interviewer` (`make drill-chat ROLE=interviewer`): print the interviewer's kit
   /// (`InterviewerKit`) instead of running the round.
   let interviewer: Bool
+  /// `--key` (`make drill-chat ANSWERS=file KEY=1`): after a missed decision, print what the
+  /// scenario's key says (its choice and reason, the arithmetic); without it the result says only
+  /// which part missed and what to weigh, so the decision can be answered again unspoiled.
+  let showKey: Bool
 
   init(_ arguments: [String]) throws {
     let parsed = try Arguments(
-      arguments,
+      arguments, flags: ["--key"],
       options: [
         "--answers": "a file of answers (make drill-chat ANSWERS=answers.md)",
         "--role": "interviewer: the kit for a peer who runs the round (make drill-chat ROLE=interviewer)",
@@ -42,6 +46,7 @@ struct DrillCommand: Command {
       throw UsageError("ROLE= is interviewer (the kit for a peer who runs the round) or candidate (the round), not \(role)")
     }
     interviewer = role == "interviewer"
+    showKey = parsed.has("--key")
     if interviewer && (id == nil || answers != nil) {
       throw UsageError("ROLE=interviewer needs a drill and no ANSWERS=: make drill-chat ROLE=interviewer")
     }
@@ -65,10 +70,10 @@ struct DrillCommand: Command {
       return true
     }
     if let answers {
-      try Self.score(drills.drill(id), answers: answers, console: .terminal(), seed: seed)
+      try Self.score(drills.drill(id), answers: answers, console: .terminal(), seed: seed, showKey: showKey)
       return true
     }
-    try Self.run(drills.drill(id), console: .terminal(), seed: seed)
+    try Self.run(drills.drill(id), console: .terminal(), seed: seed, showKey: showKey)
     return true
   }
 
@@ -182,11 +187,11 @@ struct DrillCommand: Command {
   /// (on a terminal, saved in the history at `root`), then the reference design.
   static func run(
     _ drill: Drill, root: String = ".", console: Console, now: () -> Date = Date.init, calendar: Calendar = .current,
-    seed: UInt64? = nil
+    seed: UInt64? = nil, showKey: Bool = false
   ) throws {
     let text = try TextFile.contents(path(drill.file, in: root), shown: drill.file)
     if let round = DrillRound.parse(text) {
-      try runRound(round, drill: drill, root: root, console: console, now: now, calendar: calendar, seed: seed)
+      try runRound(round, drill: drill, root: root, console: console, now: now, calendar: calendar, seed: seed, showKey: showKey)
       return
     }
     let script = script(text)

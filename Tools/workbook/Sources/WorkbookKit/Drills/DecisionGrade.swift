@@ -67,15 +67,29 @@ struct DecisionAnswers: Equatable {
 struct DecisionGrade: Equatable {
   let decision: String
   let level: DrillLevel
-  /// What was measured, one line each, for the candidate and the review cards.
+  /// What was measured, one line each, for the candidate: which part missed and what to weigh,
+  /// never the key's choice, its reason or its arithmetic, so a missed decision can be answered
+  /// again without the answer in view.
   let findings: [String]
+  /// What the key says about each part that missed (its choice and reason, the arithmetic, the
+  /// cost a defensible choice needs), shown with `KEY=1` and in the interviewer's kit.
+  var key: [String] = []
 
   static func grade(_ decision: DrillScenarios.Decision, scenario: DrillScenarios.Scenario, answers: DecisionAnswers) -> DecisionGrade {
+    grade(decision, scenario: scenario, answers: answers, constraints: [])
+  }
+
+  /// `constraints` name, in a missed estimate's finding, the card's numbers its arithmetic rests on.
+  static func grade(
+    _ decision: DrillScenarios.Decision, scenario: DrillScenarios.Scenario, answers: DecisionAnswers,
+    constraints: [DrillScenarios.Constraint]
+  ) -> DecisionGrade {
     guard let key = scenario.keys[decision.id] else {
       return DecisionGrade(decision: decision.id, level: .belowSenior, findings: ["the scenario has no key for \(decision.id)"])
     }
     var wrong: [String] = []
     var short: [String] = []
+    var told: [String] = []
     let cost = answers.costs[decision.id]?.isEmpty == false
     func judge(_ choice: String?, right: String, because: String, defensible: [String: String]?, when: String) {
       guard let choice, !choice.isEmpty else {
@@ -84,31 +98,45 @@ struct DecisionGrade: Equatable {
       }
       if choice == right { return }
       if let price = defensible?[choice] {
-        if !cost { wrong.append("\(when): \(choice) is defensible here only with its cost said (\(price))") }
+        if !cost {
+          wrong.append("\(when): \(choice) is defensible here only with its cost said (cost \(decision.id): …)")
+          told.append("\(when): \(choice) costs \(price)")
+        }
         return
       }
-      wrong.append("\(when): you chose \(choice); this scenario calls for \(right), because \(because)")
+      wrong.append("\(when): you chose \(choice), which does not fit this scenario; weigh the choices again against the card's numbers")
+      told.append("\(when): this scenario calls for \(right), because \(because)")
     }
     judge(answers.choices[decision.id], right: key.choice, because: key.because, defensible: key.defensible, when: "the choice")
     for estimate in decision.estimates {
       guard let expected = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) else { continue }
       let said = answers.estimates[estimate.id].flatMap(ScenarioFormula.number)
       let shownExpected = "\(DrillScenarios.shown(expected.rounded(toSignificant: 2))) \(estimate.unit)"
+      let arithmetic = "\(estimate.question): the scenario's arithmetic gives about \(shownExpected) (\(estimate.formula))"
+      let named = constraints.filter { Self.words(of: estimate.formula).contains($0.id) }.map(\.says)
+      let weigh = "work it from the card's numbers" + (named.isEmpty ? "" : ": " + named.map { "“\($0)”" }.joined(separator: ", "))
       guard let said else {
-        wrong.append("\(estimate.question): no estimate given; the scenario's arithmetic gives about \(shownExpected)")
+        wrong.append("\(estimate.question): no estimate given; \(weigh)")
+        told.append(arithmetic)
         continue
       }
       if !(expected / estimate.factor...expected * estimate.factor).contains(said) && !(expected == 0 && said == 0) {
         wrong.append(
-          "\(estimate.question): you said \(DrillScenarios.shown(said)); the scenario gives about \(shownExpected) "
-            + "(\(estimate.formula)), and within a factor \(DrillScenarios.shown(estimate.factor)) counts")
+          "\(estimate.question): you said \(DrillScenarios.shown(said)), not within a factor "
+            + "\(DrillScenarios.shown(estimate.factor)) of the scenario's arithmetic; \(weigh)")
+        told.append(arithmetic)
       }
     }
     judge(answers.thens[decision.id], right: key.then.choice, because: key.then.because, defensible: key.then.defensible, when: "after “\(key.then.say)”")
     if !cost { short.append("the choice's cost is not said (cost \(decision.id): …)") }
     if answers.whys[decision.id]?.isEmpty != false { short.append("why the change moves the choice, or does not, is not said (why \(decision.id): …)") }
     let level: DrillLevel = !wrong.isEmpty ? .belowSenior : short.isEmpty ? .staff : .senior
-    return DecisionGrade(decision: decision.id, level: level, findings: wrong + short)
+    return DecisionGrade(decision: decision.id, level: level, findings: wrong + short, key: told)
+  }
+
+  /// The names in a formula: `dau * peakShare / 1000` has `dau` and `peakShare`.
+  static func words(of formula: String) -> Set<String> {
+    Set(formula.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
   }
 }
 
@@ -124,7 +152,9 @@ extension Double {
 extension DrillScenarios {
   /// Each decision of the run graded, in the file's order.
   func grades(_ round: DrillRound, deepDive: String?, scenario: Scenario, answers: DecisionAnswers) -> [DecisionGrade] {
-    decisions(in: round, deepDive: deepDive).map { DecisionGrade.grade($0, scenario: scenario, answers: answers) }
+    decisions(in: round, deepDive: deepDive).map {
+      DecisionGrade.grade($0, scenario: scenario, answers: answers, constraints: constraints)
+    }
   }
 
   /// The candidate's own pick of the deep dive graded against the scenario's ranking of risks:
@@ -136,7 +166,8 @@ extension DrillScenarios {
     if pick == top.dive { return DecisionGrade(decision: Self.deepDivePick, level: .staff, findings: []) }
     return DecisionGrade(
       decision: Self.deepDivePick, level: .senior,
-      findings: ["you went deep on \(pick); this scenario's riskiest part is \(top.dive), because \(top.because)"])
+      findings: ["you went deep on \(pick); another part of the design is at more risk in this scenario: weigh the card's numbers"],
+      key: ["this scenario's riskiest part is \(top.dive), because \(top.because)"])
   }
 
   /// The grade's name for the deep dive's pick, beside the decisions'.
