@@ -98,8 +98,9 @@ struct DecisionCardTests {
       input += ["", ""]
       if phase == "2" {
         input += [
-          scenario.keys["store"]!.choice, "\(try ScenarioFormula.evaluate("users * 2", values: scenario.values))", "cost", scenario.keys["store"]!.then.choice,
-          "why",
+          scenario.keys["store"]!.choice, "\(try ScenarioFormula.evaluate("users * 2", values: scenario.values))", "the cost, said in words",
+          scenario.keys["store"]!.then.choice,
+          "why it flips, said in words",
         ]
       }
       input += [""]

@@ -131,6 +131,22 @@ struct DrillScenarioTests {
     }
   }
 
+  @Test("a cost or a why of fewer than four words is not said: the decision is senior, and the finding says how many words count")
+  func shortCostAndWhy() throws {
+    let (drill, round, scenarios) = try #require(Self.drills().first { $0.0.id == "chat" })
+    let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "coach-chat" })
+    let key = scenarios.scenario(named: "coach-chat")!.keys
+    let text = try Self.answers(round, scenarios, seed: seed) { decision, after in after ? key[decision.id]!.then.choice : key[decision.id]!.choice }
+    let terse = text.replacingOccurrences(of: "- cost transport: what it costs, said", with: "- cost transport: battery")
+      .replacingOccurrences(of: "- why history: what the change does, said", with: "- why history: it depends")
+    let assessment = try Self.levels(drill, round, scenarios, text: terse, seed: seed)
+    let grades = Dictionary(uniqueKeysWithValues: assessment.grades.map { ($0.decision, $0) })
+    #expect(grades["transport"]?.level == .senior && grades["history"]?.level == .senior && grades["sync-service"]?.level == .staff)
+    #expect(grades["transport"]?.findings == ["the choice's cost is not said (cost transport: …, 4 words or more)"])
+    #expect(grades["history"]?.findings == ["why the change moves the choice, or does not, is not said (why history: …, 4 words or more)"])
+    #expect(DecisionGrade.said("a socket per open app") && !DecisionGrade.said("  more battery  "))
+  }
+
   @Test("an estimate outside the factor, a choice the scenario does not call for and a missing choice are below senior, each said")
   func findings() throws {
     let (drill, round, scenarios) = try #require(Self.drills().first { $0.0.id == "chat" })
@@ -221,7 +237,10 @@ struct DrillScenarioTests {
     let silent = text.replacingOccurrences(of: "- cost prefetch: what it costs, said", with: "")
     let assessment = try Self.levels(drill, round, scenarios, text: silent, seed: seed)
     #expect(assessment.levels["Design"] == .belowSenior)
-    #expect(assessment.grades.flatMap(\.findings).contains { $0.contains("visible-only is defensible here only with its cost said (cost prefetch: …)") })
+    #expect(
+      assessment.grades.flatMap(\.findings).contains {
+        $0.contains("visible-only is defensible here only with its cost said (cost prefetch: …, 4 words or more)")
+      })
     let price = try #require(key["prefetch"]?.defensible?["visible-only"])
     #expect(!assessment.grades.flatMap(\.findings).contains { $0.contains(price) }, "the cost the key asks for is the key's")
     #expect(assessment.grades.flatMap(\.key).contains { $0.contains(price) })

@@ -90,7 +90,7 @@ struct DecisionGrade: Equatable {
     var wrong: [String] = []
     var short: [String] = []
     var told: [String] = []
-    let cost = answers.costs[decision.id]?.isEmpty == false
+    let cost = Self.said(answers.costs[decision.id])
     func judge(_ choice: String?, right: String, because: String, defensible: [String: String]?, when: String) {
       guard let choice, !choice.isEmpty else {
         wrong.append("\(when): no choice committed to (one of \(decision.choices.joined(separator: ", ")))")
@@ -99,7 +99,7 @@ struct DecisionGrade: Equatable {
       if choice == right { return }
       if let price = defensible?[choice] {
         if !cost {
-          wrong.append("\(when): \(choice) is defensible here only with its cost said (cost \(decision.id): …)")
+          wrong.append("\(when): \(choice) is defensible here only with its cost said (cost \(decision.id): …, \(Self.sayingWords) words or more)")
           told.append("\(when): \(choice) costs \(price)")
         }
         return
@@ -128,10 +128,21 @@ struct DecisionGrade: Equatable {
       }
     }
     judge(answers.thens[decision.id], right: key.then.choice, because: key.then.because, defensible: key.then.defensible, when: "after “\(key.then.say)”")
-    if !cost { short.append("the choice's cost is not said (cost \(decision.id): …)") }
-    if answers.whys[decision.id]?.isEmpty != false { short.append("why the change moves the choice, or does not, is not said (why \(decision.id): …)") }
+    if !cost { short.append("the choice's cost is not said (cost \(decision.id): …, \(Self.sayingWords) words or more)") }
+    if !Self.said(answers.whys[decision.id]) {
+      short.append("why the change moves the choice, or does not, is not said (why \(decision.id): …, \(Self.sayingWords) words or more)")
+    }
     let level: DrillLevel = !wrong.isEmpty ? .belowSenior : short.isEmpty ? .staff : .senior
     return DecisionGrade(decision: decision.id, level: level, findings: wrong + short, key: told)
+  }
+
+  /// The fewest words a cost or a why counts with: "slow", "it depends" or "trade-offs" name no
+  /// price and no reason.
+  static let sayingWords = 4
+
+  /// Whether a cost or why line says something: `sayingWords` words or more.
+  static func said(_ text: String?) -> Bool {
+    (text ?? "").split(whereSeparator: \.isWhitespace).count >= sayingWords
   }
 
   /// The names in a formula: `dau * peakShare / 1000` has `dau` and `peakShare`.

@@ -169,12 +169,17 @@ struct DrillAnswers: Equatable {
       lines += phase.prompts.components(separatedBy: "\n").filter { !$0.isEmpty }.map { "> \($0)" }
       lines += ["", "(your answer)", ""]
       for decision in scenarios?.decisions.filter({ $0.phase == phase.label }) ?? [] {
-        lines += ["> Decision: \(decision.question) (\(decision.choices.joined(separator: " | ")))", "- choice \(decision.id): ", "- cost \(decision.id): "]
+        lines += [
+          "> Decision: \(decision.question) (\(decision.choices.joined(separator: " | ")))", "- choice \(decision.id): ",
+          "> What it costs, in \(DecisionGrade.sayingWords) words or more:", "- cost \(decision.id): ",
+        ]
         for estimate in decision.estimates {
           lines += ["> Estimate: \(estimate.question), in \(estimate.unit)", "- estimate \(estimate.id): "]
         }
         let change = scenario?.keys[decision.id]?.then.say ?? "one constraint changes (SEED= names it)"
-        lines += ["> Then: \(change). Your choice now, and why?", "- then \(decision.id): ", "- why \(decision.id): ", ""]
+        lines += [
+          "> Then: \(change). Your choice now, and why (\(DecisionGrade.sayingWords) words or more)?", "- then \(decision.id): ", "- why \(decision.id): ", "",
+        ]
       }
       lines += phase.signals.map { "- [?] \($0.cue)" } + [""]
     }
