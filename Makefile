@@ -286,11 +286,10 @@ check: $(WORKBOOK) ## the workbook's own rules: titles, suites, hints, given fil
 fingerprints: $(WORKBOOK) ## after editing a starter: rewrite Chapters/*/starter.fingerprints (make check asks)
 	@$(WORKBOOK) fingerprint
 
-mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by a test (its recorded killers first)
+mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by a test
 ##      CHAPTER=N           one chapter's mutants
 ##      MUTANTS=40,41       only these (the number each file name starts with)
-##      WHOLE=1             the whole suite for every mutant, to record every test that kills it
-	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER) $(if $(MUTANTS),--only $(MUTANTS)) $(if $(filter 1 yes true,$(WHOLE)),--whole-suite)
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER) $(if $(MUTANTS),--only $(MUTANTS))
 
 variants: $(WORKBOOK) ## every other correct solution in Chapters/*/variants passes every test
 ##      CHAPTER=N           one chapter's variants

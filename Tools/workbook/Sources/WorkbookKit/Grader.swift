@@ -15,13 +15,9 @@ enum Grader {
   /// `root` is the workbook's folder; `swift` the command that builds and tests (a test passes a
   /// stand-in that prints recorded output), and `buildSystem` the arguments that pick its engine
   /// (`BuildSystem`). A broken setup throws a `SetupProblem`.
-  ///
-  /// `selection` runs only those tests (`make mutants` runs a mutant's recorded killers first): a
-  /// selection that matches no test gives exercises with no test run and no crash, never a failure.
-  /// `built` says the code was built by the run before (the same mutant's killers): only the tests run.
   static func grade(
     _ chapters: [Chapter], _ variant: Variant, root: String = ".", swift: String = "swift",
-    buildSystem: [String] = BuildSystem.arguments(), selection: TestSelection? = nil, built: Bool = false
+    buildSystem: [String] = BuildSystem.arguments()
   ) throws -> [ChapterResult] {
     let scratch = scratchPath(chapters, variant)
     let here = FileManager.default.currentDirectoryPath
@@ -45,18 +41,17 @@ enum Grader {
     // A mutant is built and tested by one command, which loads the package once instead of twice
     // (`make mutants` runs hundreds). When its tests never started (it did not compile, or the
     // build ran out of time), the build runs on its own, as for any other code, to say why.
-    let filter = selection.map { ["--filter", $0.filter()] } ?? []
     var builtAndTested: CommandResult?
-    if variant.mutant != nil, !built {
+    if variant.mutant != nil {
       let run = try runCommand(
-        [swift, "test", "--scratch-path", scratch, "--xunit-output", report] + filter + buildSystem + variant.swiftFlags,
+        [swift, "test", "--scratch-path", scratch, "--xunit-output", report] + buildSystem + variant.swiftFlags,
         environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
       let reported = readXUnit(swiftTestingReport).map { !$0.isEmpty } ?? false
       if reported || run.output.contains("Test run started") { builtAndTested = run }
     }
 
     var buildOutput = builtAndTested?.output ?? ""
-    if builtAndTested == nil, !built {
+    if builtAndTested == nil {
       let buildCommand = [swift, "build"] + buildSystem + ["--build-tests", "--scratch-path", scratch] + variant.swiftFlags
       var build = try runCommand(buildCommand, environment: environment, timeout: 1_800, echo: verbose, in: directory)
       if !build.succeeded && buildEngineCrashed(build.output) {
@@ -81,17 +76,12 @@ enum Grader {
       ?? runCommand(
         [
           swift, "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
-        ] + filter + buildSystem + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, echo: verbose,
-        in: directory)
+        ] + buildSystem + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
     if !test.succeeded, let problem = SetupProblem.diagnose(test.output) { throw problem }
 
     var cases: [TestCase]
-    let parsed = readXUnit(swiftTestingReport)
-    if let parsed, !parsed.isEmpty, !test.timedOut, !crashed(test.output) {
+    if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !test.timedOut, !crashed(test.output) {
       cases = parsed
-    } else if selection != nil, !test.timedOut, !crashed(test.output), parsed?.isEmpty ?? ranNoTest(test.output) {
-      // The selection named no test there is (renamed or removed since it was recorded).
-      cases = []
     } else {
       // The process crashed or hung: grade each exercise on its own so one crash does not hide
       // the state of the others.
@@ -103,20 +93,14 @@ enum Grader {
           "\(why)\(culprit?.note ?? ""):\n"
           + (test.timedOut ? lastLines(test.output, 6) : crashSummary(test.output, codeFiles: codeFiles))
         for exercise in chapter.exercises {
-          let filter =
-            selection?.filter(exercise: exercise.number) ?? "\(chapter.module)Tests.Exercise\(exercise.number)_"
+          let filter = "\(chapter.module)Tests.Exercise\(exercise.number)_"
           let single = try runCommand(
             [
               swift, "test", "--skip-build", "--scratch-path", scratch, "--filter", filter,
               "--xunit-output", report,
             ] + buildSystem + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, in: directory)
-          let parsedSingle = readXUnit(swiftTestingReport)
-          if let parsed = parsedSingle, !parsed.isEmpty, !single.timedOut, !crashed(single.output) {
+          if let parsed = readXUnit(swiftTestingReport), !parsed.isEmpty, !single.timedOut, !crashed(single.output) {
             cases += parsed.filter { $0.exercise == exercise.number && $0.module == chapter.module }
-          } else if selection != nil, !single.timedOut, !crashed(single.output),
-            parsedSingle?.isEmpty ?? ranNoTest(single.output)
-          {
-            continue  // none of the selected tests is in this exercise
           } else {
             // The stack names the test that crashed; the tests still running when it stopped are
             // only a guess (with tests in parallel, many are).
@@ -127,9 +111,7 @@ enum Grader {
               : "\(stopReason(single.output)) in this exercise's tests\(culprit?.note ?? runningNote(single.output)):\n"
                 + crashSummary(single.output, codeFiles: codeFiles)
                 + (raced(single.output) ? "" : crashAdvice(single.output))
-            let functions = TestSource.functions(chapter, exercise: exercise.number, root: root).filter { function in
-              selection?.names.contains(testName(function.name)) ?? true
-            }
+            let functions = TestSource.functions(chapter, exercise: exercise.number, root: root)
             if let culprit, culprit.exercise == exercise.number, functions.contains(culprit.function) {
               cases += casesAfterCrash(
                 functions, module: chapter.module, crashed: culprit, message: message, output: single.output)
@@ -158,14 +140,6 @@ enum Grader {
       }
     }
     return results
-  }
-
-  /// Whether a test run that wrote no report ran no test at all (a filter that matched none),
-  /// rather than stopping before it could write one: Swift Testing says it ran 0 tests. (XCTest's
-  /// "No matching test cases were run" is no sign: the workbook has no XCTest tests, so a filtered
-  /// run always prints it.)
-  static func ranNoTest(_ output: String) -> Bool {
-    output.contains("Test run with 0 tests")
   }
 
   /// Whether SwiftPM's build engine itself crashed, which says nothing of the code it built: Swift

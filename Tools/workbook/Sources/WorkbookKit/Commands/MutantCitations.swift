@@ -43,24 +43,6 @@ enum MutantCitations {
     return Dictionary(rows.map { ($0.number, $0) }, uniquingKeysWith: { _, last in last })
   }
 
-  /// The tests the chapter's interview and promise ledger pair mutant `number` with: `make mutants`
-  /// runs them with the recorded killers first, so a citation is checked even when the test is newer
-  /// than the record.
-  static func citedTests(of number: Int, in chapter: Chapter, root: String = ".") -> Set<String> {
-    var tests = Set<String>()
-    if let interview = TextFile.read(path(chapter.interviewPath, in: root)) {
-      for question in Citations.questions(in: interview) {
-        for case .success(.checkedBy(let items, _)) in question.endings {
-          tests.formUnion(items.filter { $0.mutants.contains(number) }.map(\.test))
-        }
-      }
-    }
-    if let ledger = TextFile.read(path(chapter.promisesPath, in: root)) {
-      tests.formUnion(PromiseLedger(ledger).citedTests.filter { $0.mutants.contains(number) }.map(\.test))
-    }
-    return tests
-  }
-
   /// Every test a mutant's run failed: all of them, not only the first. When the test process
   /// crashed, the test the crash is blamed on (`Grader.crashedTest`) counts and the tests it cut
   /// short do not; an exercise graded as a whole (no test to blame) names no test.

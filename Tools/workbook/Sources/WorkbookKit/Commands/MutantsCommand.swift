@@ -3,33 +3,27 @@ import Foundation
 /// `make mutants`: each mutant of the answers must compile and fail at least one test.
 struct MutantsCommand: Command {
   static let name = "mutants"
-  static let arguments = "[N…] [--only M,…] [--check] [--whole-suite]"
-  static let summary =
-    "every mutant of the answers is killed, by its recorded killers first (--check: only parse and apply them)"
+  static let arguments = "[N…] [--only M,…] [--check]"
+  static let summary = "every mutant of the answers is killed (--check: only parse and apply them)"
 
   let chapters: [Int]
   let checkOnly: Bool
   /// Mutant numbers (the `NN` of `NN-name.mutant`) to run instead of all: a maintainer's quick
   /// loop after adding one. Empty: all of them.
   let only: Set<Int>
-  /// Every mutant runs the whole suite, its recorded killers not first (`KillersFirst`): a record of
-  /// every test that kills each one, after tests were added.
-  let wholeSuite: Bool
 
   init(_ arguments: [String]) throws {
     let parsed = try Arguments(
-      arguments, flags: ["--check", "--whole-suite"], options: ["--only": "mutant numbers, such as 40,41"],
-      positionals: 0...Int.max)
+      arguments, flags: ["--check"], options: ["--only": "mutant numbers, such as 40,41"], positionals: 0...Int.max)
     chapters = try parsed.chapters()
     checkOnly = parsed.has("--check")
     only = try parsed.numberList("--only", of: "mutant numbers")
-    wholeSuite = parsed.has("--whole-suite")
   }
 
   func run() throws -> Bool {
     let catalog = try Catalog.load()
     let wanted = chapters.isEmpty ? catalog.chapters : try chapters.map { try catalog.chapter($0) }
-    return checkOnly ? Self.check(wanted) : try Self.run(wanted, only: only, wholeSuite: wholeSuite)
+    return checkOnly ? Self.check(wanted) : try Self.run(wanted, only: only)
   }
 
   /// Parses every mutant and applies it to a scratch copy of its answer, without building:
@@ -67,41 +61,30 @@ struct MutantsCommand: Command {
     }
   }
 
-  static func run(_ chapters: [Chapter], only: Set<Int> = [], wholeSuite: Bool = false) throws -> Bool {
+  static func run(_ chapters: [Chapter], only: Set<Int> = []) throws -> Bool {
     var survivors: [String] = []
     var total = 0
-    var byKillers = 0
     var runs: [MutantKillers] = []
     let manager = FileManager.default
     for chapter in chapters {
       let files = mutantFiles(chapter).filter { only.isEmpty || only.contains(mutantNumber($0) ?? 0) }
       guard !files.isEmpty else { continue }
       print(Style.bold("Chapter \(chapter.number) — \(files.count) mutants of \(chapter.answerPath)"))
-      let recorded = MutantCitations.recorded(chapter)
       for file in files {
         total += 1
         let mutant = try Mutant(path: file)
-        let number = mutantNumber(file) ?? 0
         let folder = ".mutant/\(chapter.module)"
         try mirror(chapter.answerPath, to: folder)
         try mutant.apply(to: folder, answerPath: chapter.answerPath)
         // The chapters it composes are built from their answers too, so only the mistake differs.
         var variant = Variant(answers: Set([chapter.number] + chapter.composes))
         variant.mutant = chapter.number
-        let first =
-          wholeSuite
-          ? nil
-          : KillersFirst.selection(
-            for: number, of: chapter, recorded: recorded, cited: MutantCitations.citedTests(of: number, in: chapter))
-        let outcome = try KillersFirst.grade(first: first) { selection, built in
-          try Grader.grade([chapter], variant, selection: selection, built: built).first!
-        }
-        let result = outcome.result
-        if !outcome.ranWholeSuite, KillersFirst.killed(result) { byKillers += 1 }
+        let result = try Grader.grade([chapter], variant).first!
         let killers = result.exercises.flatMap(\.failures)
         runs.append(
           MutantKillers(
-            chapter: chapter.number, number: number, name: mutant.name, killers: MutantCitations.killers(of: result)))
+            chapter: chapter.number, number: mutantNumber(file) ?? 0, name: mutant.name,
+            killers: MutantCitations.killers(of: result)))
         let line = "\(mutant.name): \(mutant.title)"
         if !result.compiled {
           print("  " + Style.red("\(Style.fail) does not compile  ") + line)
@@ -121,9 +104,6 @@ struct MutantsCommand: Command {
       let numbers = only.sorted().map(String.init).joined(separator: ",")
       print(Style.red("\(Style.fail) no mutant numbered \(numbers) in the chapters asked for (see Chapters/*/mutants)"))
       return false
-    }
-    if !wholeSuite {
-      print(Style.dim("\n\(byKillers) of \(total) killed by their recorded killers alone; the others ran the whole suite."))
     }
     if survivors.isEmpty {
       print(Style.green("\nAll \(total) mutants killed."))
