@@ -135,6 +135,8 @@ grep -E '✘|Test run with|error:' "$log" || true
 if [ "$status" -ne 0 ]; then
   echo "conformance: FAILED; nginx's error log ends:" >&2
   tail -5 "$work/logs/error.log" >&2
+  echo "conformance: nginx's access log ends (request, status, body bytes):" >&2
+  tail -10 "$work/logs/access.log" >&2
   exit 1
 fi
 # A pass means every test ran: a suite that was skipped or filtered out has shown nothing.

@@ -274,14 +274,10 @@ struct Exercise6_ResumeTests {
   func aVanishedPartialFileRestarts() async throws {
     try await withTemporaryDirectory("downloads") { directory in
       let paused = try await Self.paused("gone.bin", serving: .init(size: Self.size, etag: "\"g\""), in: directory)
-      let url = paused.url
-      let destination = paused.destination
-      let transport = paused.transport
-      let downloader = paused.downloader
       let data = paused.data
       try FileManager.default.removeItem(at: data.partial.url)
-      let result = try await downloader.resume(data).result()
-      let range = transport.requests.last?.rangeStart
+      let result = try await paused.downloader.resume(data).result()
+      let range = paused.transport.requests.last?.rangeStart
       #expect(range == nil, "no byte is on disk: the resume asks for the whole file, it asked from \(range ?? -1)")
       #expect(try Data(contentsOf: result) == ScriptedTransport.content(size: Self.size), "the file is exact")
     }

@@ -2,7 +2,10 @@
 //
 // A data task streams the body: each `didReceive data` becomes a chunk the
 // downloader pulls. When the reader falls behind by more than `bufferLimit` bytes, the task is
-// suspended until it catches up, so a fast network and a slow disk do not fill memory.
+// suspended until it catches up, so a fast network and a slow disk do not fill memory. Not on
+// Linux: swift-corelibs-foundation suspends a task by taking its transfer out of curl's multi
+// handle, and `resume()` puts it back, which sends the request again: the body restarts at its
+// first byte and the bytes already read arrive twice. There the read-ahead is unbounded.
 import Foundation
 import Synchronization
 
@@ -30,7 +33,18 @@ public nonisolated final class URLSessionTransport: Transport {
     /// in the file of the bytes pulled next, and the pull's index in this transfer. A test holds
     /// a transfer part way here (on a `ManualClock`) to pause it or to let callers join it.
     var beforeChunk: ScriptedTransport.ChunkHook?
+    /// Called after a chunk is queued unread, with the bytes that wait unread: a test holds the
+    /// reader until the read-ahead has passed `bufferLimit`.
+    var unread: (@Sendable (_ bytes: Int) -> Void)?
   }
+
+  /// Whether a suspended data task continues where it stopped when resumed: on Apple's platforms
+  /// it does; swift-corelibs-foundation starts the transfer again (see the note at the top).
+  #if canImport(FoundationNetworking)
+    static let suspendingPauses = false
+  #else
+    static let suspendingPauses = true
+  #endif
 
   public convenience init(configuration: URLSessionConfiguration = .default, bufferLimit: Int = 1 << 20) {
     self.init(configuration: configuration, bufferLimit: bufferLimit, seams: Seams())
@@ -110,7 +124,7 @@ public nonisolated final class URLSessionTransport: Transport {
   }
 
   public func start(_ request: TransferRequest) async throws -> (TransferResponse, TransferBody) {
-    let stream = ChunkStream(bufferLimit: bufferLimit)
+    let stream = ChunkStream(bufferLimit: Self.suspendingPauses ? bufferLimit : nil, unread: seams.unread)
     var urlRequest = Self.urlRequest(for: request)
     // swift-corelibs-foundation adds the configuration's headers below the URLProtocol layer;
     // set them on the request too, so every protocol sees the request the server will see.
@@ -213,11 +227,14 @@ nonisolated final class ChunkStream: Sendable {
     var chunkWaiter: CheckedContinuation<Data?, any Error>?
   }
 
-  private let bufferLimit: Int
+  /// Unread bytes past which the task is suspended; nil: never suspended.
+  private let bufferLimit: Int?
+  private let unread: (@Sendable (Int) -> Void)?
   private let state = Mutex(State())
 
-  init(bufferLimit: Int) {
+  init(bufferLimit: Int?, unread: (@Sendable (Int) -> Void)? = nil) {
     self.bufferLimit = bufferLimit
+    self.unread = unread
   }
 
   func attach(_ task: URLSessionDataTask) {
@@ -248,7 +265,7 @@ nonisolated final class ChunkStream: Sendable {
           let chunk = state.chunks.removeFirst()
           state.buffered -= chunk.count
           var resumeTask: URLSessionDataTask?
-          if state.suspended && state.buffered <= bufferLimit / 2 {
+          if state.suspended, let bufferLimit, state.buffered <= bufferLimit / 2 {
             state.suspended = false
             resumeTask = state.task
           }
@@ -283,20 +300,22 @@ nonisolated final class ChunkStream: Sendable {
   }
 
   func received(_ data: Data) {
-    let (waiter, suspendTask) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, URLSessionDataTask?) in
+    let (waiter, suspendTask, buffered) = state.withLock {
+      state -> (CheckedContinuation<Data?, any Error>?, URLSessionDataTask?, Int) in
       if let waiter = state.chunkWaiter {
         state.chunkWaiter = nil
-        return (waiter, nil)
+        return (waiter, nil, 0)
       }
       state.chunks.append(data)
       state.buffered += data.count
-      if !state.suspended && state.buffered > bufferLimit {
+      if !state.suspended, let bufferLimit, state.buffered > bufferLimit {
         state.suspended = true
-        return (nil, state.task)
+        return (nil, state.task, state.buffered)
       }
-      return (nil, nil)
+      return (nil, nil, state.buffered)
     }
     suspendTask?.suspend()
+    if waiter == nil { unread?(buffered) }
     waiter?.resume(returning: data)
   }
 
