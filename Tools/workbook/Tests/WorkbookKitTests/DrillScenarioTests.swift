@@ -17,8 +17,9 @@ struct DrillScenarioTests {
   }
 
   /// An answers file for `seed`'s run: every signal of the run marked hit, then for each decision
-  /// the choice `choose` gives (before and after the change), every estimate exact, and the cost
-  /// and the why said: everything but the choices is as good as it gets.
+  /// the choice `choose` gives (before and after the change; after a change the key survives, the
+  /// one it gives before), every estimate exact, and the cost and the whys said: everything but the
+  /// choices is as good as it gets.
   static func answers(
     _ round: DrillRound, _ scenarios: DrillScenarios, seed: UInt64, choose: (DrillScenarios.Decision, _ after: Bool) -> String
   ) throws -> String {
@@ -36,6 +37,11 @@ struct DrillScenarioTests {
         }
         lines.append("- then \(decision.id): \(choose(decision, true))")
         lines.append("- why \(decision.id): what the change does, said")
+        if scenario.keys[decision.id]?.hold != nil {
+          // A change the key survives: the right answer is the choice made before it.
+          lines.append("- hold \(decision.id): \(choose(decision, false))")
+          lines.append("- why-hold \(decision.id): what the second change does, said")
+        }
       }
     }
     lines.append("## Communication")
@@ -87,7 +93,7 @@ struct DrillScenarioTests {
     for (drill, round, scenarios) in try Self.drills() {
       for seed in UInt64(0)..<50 {
         let recital = try Self.answers(round, scenarios, seed: seed) { _, _ in "" }.components(separatedBy: "\n")
-          .filter { !$0.hasPrefix("- choice ") && !$0.hasPrefix("- then ") && !$0.hasPrefix("- estimate ") }.joined(separator: "\n")
+          .filter { !$0.hasPrefix("- choice ") && !$0.hasPrefix("- then ") && !$0.hasPrefix("- hold ") && !$0.hasPrefix("- estimate ") }.joined(separator: "\n")
         let levels = try Self.levels(drill, round, scenarios, text: recital, seed: seed).levels
         for area in round.areas {
           #expect(levels[area.name] == .belowSenior, "drill \(drill.id), seed \(seed), \(area.name): \(String(describing: levels[area.name]))")
@@ -216,34 +222,88 @@ struct DrillScenarioTests {
     #expect(broken != scenarios)
     let problems = broken.problems(round: round).joined(separator: "\n")
     #expect(problems.contains("scenario coach-chat: no decision of Protocol changes its choice after its `then`"), "\(problems)")
-    let defensible = text.replacingOccurrences(
-      of: "\"because\": \"four messages a day", with: "\"defensible\": { \"websocket\": \"a fleet\" }, \"because\": \"four messages a day"
+    let unconditioned = text.replacingOccurrences(
+      of: "\"because\": \"four messages a day", with: "\"accepted\": [{ \"choice\": \"websocket\", \"cost\": \"a fleet\", \"mentions\": [] }], \"because\": \"four messages a day"
     )
-    .replacingOccurrences(of: "\"choice\": \"push-and-pull\", \"because\": \"APNs", with: "\"choice\": \"websocket\", \"because\": \"APNs")
-    let arguable = try JSONDecoder().decode(DrillScenarios.self, from: Data(defensible.utf8)).problems(round: round).joined()
-    #expect(arguable.contains("scenario coach-chat: no decision of Protocol"), "websocket is accepted before (with its cost) and after")
+    let arguable = try JSONDecoder().decode(DrillScenarios.self, from: Data(unconditioned.utf8)).problems(round: round).joined()
+    #expect(arguable.contains("scenario coach-chat, decision transport: the accepted websocket names no condition an answer must state"), "\(arguable)")
+    let holdless = text.components(separatedBy: "\n").filter { !$0.contains("\"hold\": {") }.joined(separator: "\n")
+      .replacingOccurrences(of: "\" },\n        }", with: "\" }\n        }")
+    let neverHolds = try JSONDecoder().decode(DrillScenarios.self, from: Data(holdless.utf8)).problems(round: round).joined()
+    #expect(neverHolds.contains("no key has a hold"), "\(neverHolds)")
     #expect(problems.contains("estimate peak-sockets cannot be worked out: “peakShares” is not a constraint of the scenario"))
   }
 
-  @Test("a defensible choice scores with its cost said, and is below senior without it")
-  func defensible() throws {
+  @Test("an accepted choice scores with its cost and condition said, and is below senior without them")
+  func accepted() throws {
     let (drill, round, scenarios) = try #require(Self.drills().first { $0.0.id == "6" })
     let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "photo-sharing" })
     let key = scenarios.scenario(named: "photo-sharing")!.keys
     let text = try Self.answers(round, scenarios, seed: seed) { decision, after in
       decision.id == "prefetch" && !after ? "visible-only" : after ? key[decision.id]!.then.choice : key[decision.id]!.choice
     }
-    #expect(try Self.levels(drill, round, scenarios, text: text, seed: seed).levels["Design"] == .staff)
-    let silent = text.replacingOccurrences(of: "- cost prefetch: what it costs, said", with: "")
-    let assessment = try Self.levels(drill, round, scenarios, text: silent, seed: seed)
-    #expect(assessment.levels["Design"] == .belowSenior)
+    let conditioned = text.replacingOccurrences(
+      of: "- cost prefetch: what it costs, said", with: "- cost prefetch: cells stay blank a moment on a fast scroll")
+    #expect(try Self.levels(drill, round, scenarios, text: conditioned, seed: seed).levels["Design"] == .staff)
+    let assessment = try Self.levels(drill, round, scenarios, text: text, seed: seed)
+    #expect(assessment.levels["Design"] == .belowSenior, "a cost that names no condition of the alternative")
     #expect(
       assessment.grades.flatMap(\.findings).contains {
-        $0.contains("visible-only is defensible here only with its cost said (cost prefetch: …, 4 words or more)")
+        $0.contains("visible-only can fit here only with its cost and the condition it rests on said (cost prefetch: …, 4 words or more)")
       })
-    let price = try #require(key["prefetch"]?.defensible?["visible-only"])
+    let price = try #require(key["prefetch"]?.accepted?.first { $0.choice == "visible-only" }?.cost)
     #expect(!assessment.grades.flatMap(\.findings).contains { $0.contains(price) }, "the cost the key asks for is the key's")
     #expect(assessment.grades.flatMap(\.key).contains { $0.contains(price) })
+  }
+
+  @Test("after a licence that bans partner photos, snapshots kept without partner photos score when the why names them")
+  func acceptedAfterTheChange() throws {
+    let (drill, round, scenarios) = try #require(Self.drills().first { $0.0.id == "6" })
+    let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "photo-sharing" })
+    let key = scenarios.scenario(named: "photo-sharing")!.keys
+    let text = try Self.answers(round, scenarios, seed: seed) { decision, after in
+      decision.id == "saved-feed" ? "disk-snapshot" : after ? key[decision.id]!.then.choice : key[decision.id]!.choice
+    }
+    let argued = text.replacingOccurrences(
+      of: "- why saved-feed: what the change does, said", with: "- why saved-feed: keep the snapshot and leave partner posts out of it")
+    #expect(try Self.levels(drill, round, scenarios, text: argued, seed: seed).levels["Design"] == .staff)
+    let unargued = try Self.levels(drill, round, scenarios, text: text, seed: seed)
+    #expect(unargued.levels["Design"] == .belowSenior, "the same snapshot with a why that names no condition")
+    #expect(unargued.grades.flatMap(\.findings).contains { $0.contains("disk-snapshot can fit here only with its cost and the condition it rests on said (why saved-feed") })
+  }
+
+  @Test("on 50 seeds, a candidate who says every change moves the choice is below senior where a change leaves it, and a hold without its why is senior")
+  func alwaysChangingMisses() throws {
+    var held = Set<String>()
+    for (drill, round, scenarios) in try Self.drills() {
+      for seed in UInt64(0)..<50 {
+        let scenario = scenarios.scenario(seed: seed)
+        let holding = scenarios.decisions(in: round, deepDive: round.deepDive(seed: seed)).filter { scenario.keys[$0.id]?.hold != nil }
+        guard !holding.isEmpty else { continue }
+        held.insert(drill.id)
+        let keyed = try Self.answers(round, scenarios, seed: seed) { decision, after in
+          after ? scenario.keys[decision.id]!.then.choice : scenario.keys[decision.id]!.choice
+        }
+        var alwaysChanges = keyed
+        var noWhy = keyed
+        for decision in holding {
+          let key = scenario.keys[decision.id]!
+          alwaysChanges = alwaysChanges.replacingOccurrences(of: "- hold \(decision.id): \(key.choice)", with: "- hold \(decision.id): \(key.then.choice)")
+          noWhy = noWhy.replacingOccurrences(of: "- why-hold \(decision.id): what the second change does, said", with: "")
+        }
+        let changing = try Self.levels(drill, round, scenarios, text: alwaysChanges, seed: seed)
+        let silent = try Self.levels(drill, round, scenarios, text: noWhy, seed: seed)
+        for decision in holding {
+          let area = try #require(scenarios.area(of: decision, in: round)).name
+          #expect(changing.levels[area] == .belowSenior, "drill \(drill.id), seed \(seed), \(decision.id): always yes, it changes")
+          #expect(
+            changing.grades.first { $0.decision == decision.id }?.findings.contains { $0.hasPrefix("after “\(scenario.keys[decision.id]!.hold!.say)”: you chose") }
+              == true)
+          #expect(silent.levels[area] == .senior, "drill \(drill.id), seed \(seed), \(decision.id): the choice kept without saying why")
+        }
+      }
+    }
+    #expect(held == Set(try Self.drills().map(\.0.id)), "every drill has a change its choice survives on some seed: \(held)")
   }
 
   @Test("each drill's written staff exemplar scores staff in every area, and its senior exemplar senior, through make drill-NAME ANSWERS=")

@@ -143,9 +143,11 @@ extension DrillCommand {
           }
         }
         let then = scenario.keys[decision.id]?.then.say ?? ""
+        let hold = scenario.keys[decision.id]?.hold?.say
         guard console.interactive else {
           for estimate in decision.estimates { say("    Estimate: \(estimate.question), in \(estimate.unit).") }
           say("    Then: \(then). Does your choice change, and why?")
+          if let hold { say("    And instead: \(hold). Does it change now, and why?") }
           continue
         }
         guard let choice = choose("your choice") else { return false }
@@ -161,6 +163,13 @@ extension DrillCommand {
         decided.thens[decision.id] = after
         guard let why = ask("    why does it change, or not? ") else { return false }
         decided.whys[decision.id] = why.trimmingCharacters(in: .whitespaces)
+        if let hold {
+          say(Style.bold("    And instead: ") + hold + ".")
+          guard let kept = choose("your choice now") else { return false }
+          decided.holds[decision.id] = kept
+          guard let why = ask("    why does it change, or not? ") else { return false }
+          decided.holdWhys[decision.id] = why.trimmingCharacters(in: .whitespaces)
+        }
         let grade = DecisionGrade.grade(decision, scenario: scenario, answers: decided, constraints: scenarios.constraints)
         say("    \(grade.level == .belowSenior ? Style.yellow(grade.level.rawValue) : grade.level.rawValue)")
         for finding in grade.findings { say(Style.dim("      - \(finding)")) }
@@ -213,8 +222,8 @@ extension DrillCommand {
         for decision in scenarios.decisions(in: round, deepDive: deepDive) {
           guard let key = scenario.keys[decision.id] else { continue }
           say("  \(Style.bold(decision.id)): \(key.choice), because \(key.because).")
-          for (other, cost) in (key.defensible ?? [:]).sorted(by: { $0.key < $1.key }) {
-            say(Style.dim("    \(other) scores too when its cost is said: \(cost)."))
+          for other in key.accepted ?? [] {
+            say(Style.dim("    \(other.choice) scores too when its cost and condition are said: \(other.cost)."))
           }
           for estimate in decision.estimates {
             if let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) {
@@ -225,6 +234,7 @@ extension DrillCommand {
             }
           }
           say("    then (\(key.then.say)): \(key.then.choice), because \(key.then.because).")
+          if let hold = key.hold { say("    and instead (\(hold.say)): still \(key.choice), because \(hold.because).") }
         }
       }
     }

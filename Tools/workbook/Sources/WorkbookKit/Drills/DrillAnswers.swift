@@ -180,6 +180,11 @@ struct DrillAnswers: Equatable {
         lines += [
           "> Then: \(change). Your choice now, and why (\(DecisionGrade.sayingWords) words or more)?", "- then \(decision.id): ", "- why \(decision.id): ", "",
         ]
+        if let hold = scenario?.keys[decision.id]?.hold {
+          lines += [
+            "> And instead: \(hold.say). Your choice now, and why?", "- hold \(decision.id): ", "- why-hold \(decision.id): ", "",
+          ]
+        }
       }
       lines += phase.signals.map { "- [?] \($0.cue)" } + [""]
     }

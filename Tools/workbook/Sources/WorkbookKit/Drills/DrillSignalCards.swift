@@ -47,8 +47,8 @@ enum DrillSignalCards {
     var answer: [String] = []
     if let key = scenario.keys[decision.id] {
       answer.append("\(key.choice), because \(key.because).")
-      for (other, cost) in (key.defensible ?? [:]).sorted(by: { $0.key < $1.key }) {
-        answer.append("\(other) is defensible when its cost is said: \(cost).")
+      for other in key.accepted ?? [] {
+        answer.append("\(other.choice) also fits when its cost is said: \(other.cost).")
       }
       for estimate in decision.estimates {
         if let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) {
@@ -56,6 +56,7 @@ enum DrillSignalCards {
         }
       }
       answer.append("If \(key.then.say): \(key.then.choice), because \(key.then.because).")
+      if let hold = key.hold { answer.append("If instead \(hold.say): still \(key.choice), because \(hold.because).") }
     }
     let body = answer.joined(separator: " ")
     return InterviewQuestion(

@@ -76,7 +76,8 @@ enum InterviewerKit {
       let decisions = scenarios.map { scenarios in scenarios.decisions.filter { scenarios.area(of: $0, in: round)?.name == area.name } } ?? []
       for decision in decisions {
         let estimates = decision.estimates.map { "\($0.id) ____" }.joined(separator: "  ")
-        say("    \(decision.id): choice ____ cost said [ ]  \(estimates)\(estimates.isEmpty ? "" : "  ")then ____ why said [ ]")
+        say("    \(decision.id): choice ____ cost said [ ]  \(estimates)\(estimates.isEmpty ? "" : "  ")then ____ why said [ ]"
+            + (scenario?.keys[decision.id]?.hold == nil ? "" : "  hold ____ why said [ ]"))
       }
       if area.isCommunication {
         say("    checked in [ ]  pushback answered with a trade-off [ ]  decision first [ ]  drove the round [ ]  named what was left out [ ]")
@@ -93,8 +94,8 @@ enum InterviewerKit {
     var lines = ["  " + Style.bold("Decision \(decision.id): ") + "\(decision.question) (\(decision.choices.joined(separator: " | ")))"]
     guard let scenario, let key = scenario.keys[decision.id] else { return lines }
     lines.append("    Key: \(key.choice), because \(key.because).")
-    for (other, cost) in (key.defensible ?? [:]).sorted(by: { $0.key < $1.key }) {
-      lines.append("    Also scores: \(other), when they say its cost (\(cost)).")
+    for other in key.accepted ?? [] {
+      lines.append("    Also scores: \(other.choice), when they say its cost (\(other.cost)) and name \(other.mentions.joined(separator: " or ")).")
     }
     for estimate in decision.estimates {
       guard let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) else { continue }
@@ -104,6 +105,9 @@ enum InterviewerKit {
     }
     lines.append("    Push: \(decision.probe)")
     lines.append("    Then say: “\(key.then.say).” Key: \(key.then.choice), because \(key.then.because).")
+    if let hold = key.hold {
+      lines.append("    Then instead: “\(hold.say).” Key: it stays \(key.choice), because \(hold.because). A candidate who always changes misses here.")
+    }
     lines.append(Style.dim("    Senior: \(decision.senior)"))
     lines.append(Style.dim("    Staff: \(decision.staff)"))
     return lines
