@@ -355,6 +355,25 @@ struct DrillScenarioTests {
     }
   }
 
+  @Test("a missed must-hit, judgment or bonus signal becomes a card that asks the phase's question in a scenario, never the rubric's words")
+  func signalCardsAskTheScenario() throws {
+    for (drill, round, _) in try Self.drills() {
+      for signal in round.allSignals {
+        let card = DrillSignalCards.question(drill, round: round, signal: signal, root: Self.root)
+        #expect(!card.heading.contains(signal.cue), "drill \(drill.id): \(signal.cue) is echoed")
+        #expect(!card.heading.contains(signal.text) && !card.body.contains(signal.text), "drill \(drill.id): \(signal.id)'s text is echoed")
+        let staff = try #require(DrillSignalCards.StaffAnswer.read(drill, root: Self.root))
+        #expect(card.heading.contains(staff.card), "drill \(drill.id): the card states the staff answer's scenario and numbers")
+        let phase = signal.phase == DrillAnswers.communication ? round.phases[0].label : signal.phase
+        if let said = staff.said(in: phase) {
+          #expect(card.body.contains("A staff answer (\(staff.scenario)) said: \(said)"), "drill \(drill.id), \(signal.id): \(card.body)")
+        } else {
+          #expect(round.options.contains { $0.label == phase }, "drill \(drill.id): only a deep dive the staff answer did not take has no prose")
+        }
+      }
+    }
+  }
+
   @Test("numbers are read as a candidate writes them")
   func numbers() throws {
     #expect(ScenarioFormula.number("400k") == 400_000)

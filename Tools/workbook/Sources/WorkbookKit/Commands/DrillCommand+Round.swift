@@ -301,7 +301,7 @@ extension DrillCommand {
       say("  \(padded(area.name, 28)) \(shown) \(Style.dim("\(hit) of \(signals.count) signals"))")
     }
     let missed = round.allSignals.filter { marks[$0.id] == false && !DrillSignalCards.coveredByDecisions($0, scenarios: scenarios) }
-    var cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0) }
+    var cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0, root: root) }
     if let scenarios, let scenario {
       for grade in grades where grade.level != .staff {
         if grade.decision == DrillScenarios.deepDivePick {
