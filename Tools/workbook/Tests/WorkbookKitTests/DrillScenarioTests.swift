@@ -223,7 +223,8 @@ struct DrillScenarioTests {
     let problems = broken.problems(round: round).joined(separator: "\n")
     #expect(problems.contains("scenario coach-chat: no decision of Protocol changes its choice after its `then`"), "\(problems)")
     let unconditioned = text.replacingOccurrences(
-      of: "\"because\": \"four messages a day", with: "\"accepted\": [{ \"choice\": \"websocket\", \"cost\": \"a fleet\", \"mentions\": [] }], \"because\": \"four messages a day"
+      of: "\"because\": \"four messages a day",
+      with: "\"accepted\": [{ \"choice\": \"websocket\", \"cost\": \"a fleet\", \"mentions\": [] }], \"because\": \"four messages a day"
     )
     let arguable = try JSONDecoder().decode(DrillScenarios.self, from: Data(unconditioned.utf8)).problems(round: round).joined()
     #expect(arguable.contains("scenario coach-chat, decision transport: the accepted websocket names no condition an answer must state"), "\(arguable)")
@@ -269,7 +270,10 @@ struct DrillScenarioTests {
     #expect(try Self.levels(drill, round, scenarios, text: argued, seed: seed).levels["Design"] == .staff)
     let unargued = try Self.levels(drill, round, scenarios, text: text, seed: seed)
     #expect(unargued.levels["Design"] == .belowSenior, "the same snapshot with a why that names no condition")
-    #expect(unargued.grades.flatMap(\.findings).contains { $0.contains("disk-snapshot can fit here only with its cost and the condition it rests on said (why saved-feed") })
+    #expect(
+      unargued.grades.flatMap(\.findings).contains {
+        $0.contains("disk-snapshot can fit here only with its cost and the condition it rests on said (why saved-feed")
+      })
   }
 
   @Test("on 50 seeds, a candidate who says every change moves the choice is below senior where a change leaves it, and a hold without its why is senior")
@@ -297,7 +301,9 @@ struct DrillScenarioTests {
           let area = try #require(scenarios.area(of: decision, in: round)).name
           #expect(changing.levels[area] == .belowSenior, "drill \(drill.id), seed \(seed), \(decision.id): always yes, it changes")
           #expect(
-            changing.grades.first { $0.decision == decision.id }?.findings.contains { $0.hasPrefix("after “\(scenario.keys[decision.id]!.hold!.say)”: you chose") }
+            changing.grades.first { $0.decision == decision.id }?.findings.contains {
+              $0.hasPrefix("after “\(scenario.keys[decision.id]!.hold!.say)”: you chose")
+            }
               == true)
           #expect(silent.levels[area] == .senior, "drill \(drill.id), seed \(seed), \(decision.id): the choice kept without saying why")
         }

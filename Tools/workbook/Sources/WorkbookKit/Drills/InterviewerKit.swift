@@ -76,7 +76,8 @@ enum InterviewerKit {
       let decisions = scenarios.map { scenarios in scenarios.decisions.filter { scenarios.area(of: $0, in: round)?.name == area.name } } ?? []
       for decision in decisions {
         let estimates = decision.estimates.map { "\($0.id) ____" }.joined(separator: "  ")
-        say("    \(decision.id): choice ____ cost said [ ]  \(estimates)\(estimates.isEmpty ? "" : "  ")then ____ why said [ ]"
+        say(
+          "    \(decision.id): choice ____ cost said [ ]  \(estimates)\(estimates.isEmpty ? "" : "  ")then ____ why said [ ]"
             + (scenario?.keys[decision.id]?.hold == nil ? "" : "  hold ____ why said [ ]"))
       }
       if area.isCommunication {
