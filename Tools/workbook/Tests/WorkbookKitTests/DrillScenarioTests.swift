@@ -241,18 +241,18 @@ struct DrillScenarioTests {
     let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "photo-sharing" })
     let key = scenarios.scenario(named: "photo-sharing")!.keys
     let text = try Self.answers(round, scenarios, seed: seed) { decision, after in
-      decision.id == "prefetch" && !after ? "visible-only" : after ? key[decision.id]!.then.choice : key[decision.id]!.choice
+      decision.id == "image-fetching" && !after ? "visible-only" : after ? key[decision.id]!.then.choice : key[decision.id]!.choice
     }
     let conditioned = text.replacingOccurrences(
-      of: "- cost prefetch: what it costs, said", with: "- cost prefetch: cells stay blank a moment on a fast scroll")
+      of: "- cost image-fetching: what it costs, said", with: "- cost image-fetching: cells stay blank a moment on a fast scroll")
     #expect(try Self.levels(drill, round, scenarios, text: conditioned, seed: seed).levels["Design"] == .staff)
     let assessment = try Self.levels(drill, round, scenarios, text: text, seed: seed)
     #expect(assessment.levels["Design"] == .belowSenior, "a cost that names no condition of the alternative")
     #expect(
       assessment.grades.flatMap(\.findings).contains {
-        $0.contains("visible-only can fit here only with its cost and the condition it rests on said (cost prefetch: …, 4 words or more)")
+        $0.contains("visible-only can fit here only with its cost and the condition it rests on said (cost image-fetching: …, 4 words or more)")
       })
-    let price = try #require(key["prefetch"]?.accepted?.first { $0.choice == "visible-only" }?.cost)
+    let price = try #require(key["image-fetching"]?.accepted?.first { $0.choice == "visible-only" }?.cost)
     #expect(!assessment.grades.flatMap(\.findings).contains { $0.contains(price) }, "the cost the key asks for is the key's")
     #expect(assessment.grades.flatMap(\.key).contains { $0.contains(price) })
   }
@@ -263,16 +263,16 @@ struct DrillScenarioTests {
     let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "photo-sharing" })
     let key = scenarios.scenario(named: "photo-sharing")!.keys
     let text = try Self.answers(round, scenarios, seed: seed) { decision, after in
-      decision.id == "saved-feed" ? "disk-snapshot" : after ? key[decision.id]!.then.choice : key[decision.id]!.choice
+      decision.id == "feed-on-launch" ? "disk-snapshot" : after ? key[decision.id]!.then.choice : key[decision.id]!.choice
     }
     let argued = text.replacingOccurrences(
-      of: "- why saved-feed: what the change does, said", with: "- why saved-feed: keep the snapshot and leave partner posts out of it")
+      of: "- why feed-on-launch: what the change does, said", with: "- why feed-on-launch: keep the snapshot and leave partner posts out of it")
     #expect(try Self.levels(drill, round, scenarios, text: argued, seed: seed).levels["Design"] == .staff)
     let unargued = try Self.levels(drill, round, scenarios, text: text, seed: seed)
     #expect(unargued.levels["Design"] == .belowSenior, "the same snapshot with a why that names no condition")
     #expect(
       unargued.grades.flatMap(\.findings).contains {
-        $0.contains("disk-snapshot can fit here only with its cost and the condition it rests on said (why saved-feed")
+        $0.contains("disk-snapshot can fit here only with its cost and the condition it rests on said (why feed-on-launch")
       })
   }
 
