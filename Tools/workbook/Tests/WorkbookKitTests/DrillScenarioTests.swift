@@ -35,12 +35,12 @@ struct DrillScenarioTests {
         for estimate in decision.estimates {
           lines.append("- estimate \(estimate.id): \(try ScenarioFormula.evaluate(estimate.formula, values: scenario.values))")
         }
-        lines.append("- then \(decision.id): \(choose(decision, true))")
-        lines.append("- why \(decision.id): what the change does, said")
-        if scenario.keys[decision.id]?.hold != nil {
-          // A change the key survives: the right answer is the choice made before it.
-          lines.append("- hold \(decision.id): \(choose(decision, false))")
-          lines.append("- why-hold \(decision.id): what the second change does, said")
+        // The changes in the order the round asks them: one that moves the key's choice is
+        // answered with `choose`'s after, one the key survives with its before.
+        let changes = scenario.keys[decision.id]?.changes(scenario: scenario.id, decision: decision.id) ?? []
+        for (change, fields) in zip(changes, [("then", "why"), ("instead", "why-instead")]) {
+          lines.append("- \(fields.0) \(decision.id): \(choose(decision, !change.holds))")
+          lines.append("- \(fields.1) \(decision.id): what the change does, said")
         }
       }
     }
@@ -93,7 +93,7 @@ struct DrillScenarioTests {
     for (drill, round, scenarios) in try Self.drills() {
       for seed in UInt64(0)..<50 {
         let recital = try Self.answers(round, scenarios, seed: seed) { _, _ in "" }.components(separatedBy: "\n")
-          .filter { !$0.hasPrefix("- choice ") && !$0.hasPrefix("- then ") && !$0.hasPrefix("- hold ") && !$0.hasPrefix("- estimate ") }.joined(separator: "\n")
+          .filter { line in !["- choice ", "- then ", "- instead ", "- estimate "].contains { line.hasPrefix($0) } }.joined(separator: "\n")
         let levels = try Self.levels(drill, round, scenarios, text: recital, seed: seed).levels
         for area in round.areas {
           #expect(levels[area.name] == .belowSenior, "drill \(drill.id), seed \(seed), \(area.name): \(String(describing: levels[area.name]))")
@@ -149,7 +149,8 @@ struct DrillScenarioTests {
     let grades = Dictionary(uniqueKeysWithValues: assessment.grades.map { ($0.decision, $0) })
     #expect(grades["transport"]?.level == .senior && grades["history"]?.level == .senior && grades["sync-service"]?.level == .staff)
     #expect(grades["transport"]?.findings == ["the choice's cost is not said (cost transport: …, 4 words or more)"])
-    #expect(grades["history"]?.findings == ["why the change moves the choice, or does not, is not said (why history: …, 4 words or more)"])
+    let asked = key["history"]!.changes(scenario: "coach-chat", decision: "history")[0].say
+    #expect(grades["history"]?.findings == ["why “\(asked)” moves the choice, or does not, is not said (why history: …, 4 words or more)"])
     #expect(DecisionGrade.said("a socket per open app") && !DecisionGrade.said("  more battery  "))
   }
 
@@ -288,12 +289,16 @@ struct DrillScenarioTests {
         let keyed = try Self.answers(round, scenarios, seed: seed) { decision, after in
           after ? scenario.keys[decision.id]!.then.choice : scenario.keys[decision.id]!.choice
         }
-        var alwaysChanges = keyed
+        let alwaysChanges = try Self.answers(round, scenarios, seed: seed) { decision, _ in scenario.keys[decision.id]!.then.choice }
+          .components(separatedBy: "\n").map { line in
+            // The first choice stays the key's: only the answers to the changes always say it moves.
+            guard line.hasPrefix("- choice "), let id = line.dropFirst("- choice ".count).split(separator: ":").first else { return line }
+            return "- choice \(id): \(scenario.keys[String(id)]!.choice)"
+          }.joined(separator: "\n")
         var noWhy = keyed
         for decision in holding {
-          let key = scenario.keys[decision.id]!
-          alwaysChanges = alwaysChanges.replacingOccurrences(of: "- hold \(decision.id): \(key.choice)", with: "- hold \(decision.id): \(key.then.choice)")
-          noWhy = noWhy.replacingOccurrences(of: "- why-hold \(decision.id): what the second change does, said", with: "")
+          let field = scenario.keys[decision.id]!.changes(scenario: scenario.id, decision: decision.id)[0].holds ? "why" : "why-instead"
+          noWhy = noWhy.replacingOccurrences(of: "- \(field) \(decision.id): what the change does, said", with: "")
         }
         let changing = try Self.levels(drill, round, scenarios, text: alwaysChanges, seed: seed)
         let silent = try Self.levels(drill, round, scenarios, text: noWhy, seed: seed)

@@ -142,12 +142,13 @@ extension DrillCommand {
             say(Style.yellow("      one of \(choices), please"))
           }
         }
-        let then = scenario.keys[decision.id]?.then.say ?? ""
-        let hold = scenario.keys[decision.id]?.hold?.say
+        let changes = scenario.keys[decision.id]?.changes(scenario: scenario.id, decision: decision.id) ?? []
+        let then = changes.first?.say ?? ""
+        let instead = changes.dropFirst().first?.say
         guard console.interactive else {
           for estimate in decision.estimates { say("    Estimate: \(estimate.question), in \(estimate.unit).") }
           say("    Then: \(then). Does your choice change, and why?")
-          if let hold { say("    And instead: \(hold). Does it change now, and why?") }
+          if let instead { say("    Or instead: \(instead). Does it change, and why?") }
           continue
         }
         guard let choice = choose("your choice") else { return false }
@@ -163,12 +164,12 @@ extension DrillCommand {
         decided.thens[decision.id] = after
         guard let why = ask("    why does it change, or not? ") else { return false }
         decided.whys[decision.id] = why.trimmingCharacters(in: .whitespaces)
-        if let hold {
-          say(Style.bold("    And instead: ") + hold + ".")
-          guard let kept = choose("your choice now") else { return false }
-          decided.holds[decision.id] = kept
+        if let instead {
+          say(Style.bold("    Or instead: ") + instead + ".")
+          guard let other = choose("your choice now") else { return false }
+          decided.insteads[decision.id] = other
           guard let why = ask("    why does it change, or not? ") else { return false }
-          decided.holdWhys[decision.id] = why.trimmingCharacters(in: .whitespaces)
+          decided.insteadWhys[decision.id] = why.trimmingCharacters(in: .whitespaces)
         }
         let grade = DecisionGrade.grade(decision, scenario: scenario, answers: decided, constraints: scenarios.constraints)
         say("    \(grade.level == .belowSenior ? Style.yellow(grade.level.rawValue) : grade.level.rawValue)")
@@ -233,8 +234,9 @@ extension DrillCommand {
                 ))
             }
           }
-          say("    then (\(key.then.say)): \(key.then.choice), because \(key.then.because).")
-          if let hold = key.hold { say("    and instead (\(hold.say)): still \(key.choice), because \(hold.because).") }
+          for change in key.changes(scenario: scenario.id, decision: decision.id) {
+            say("    \(change.holds ? "it stays" : "then") (\(change.say)): \(change.choice), because \(change.because).")
+          }
         }
       }
     }

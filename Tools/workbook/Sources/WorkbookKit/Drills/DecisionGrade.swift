@@ -8,8 +8,8 @@ import Foundation
 ///     - estimate peak-sockets: 40k
 ///     - then transport: websocket
 ///     - why transport: at 20 messages a session, polling costs more than the held socket
-///     - hold transport: push-and-pull
-///     - why-hold transport: a second region changes where the server runs, not how a message arrives
+///     - instead transport: push-and-pull
+///     - why-instead transport: eight messages a day are still met by a push and a fetch
 ///
 /// Ids are the decisions' and the estimates' in the drill's `scenarios.json`.
 struct DecisionAnswers: Equatable {
@@ -19,15 +19,16 @@ struct DecisionAnswers: Equatable {
   var estimates: [String: String] = [:]
   var thens: [String: String] = [:]
   var whys: [String: String] = [:]
-  /// The choice after a change the key's choice survives (`Key.Hold`), and why it stays.
-  var holds: [String: String] = [:]
-  var holdWhys: [String: String] = [:]
+  /// The choice after the second change asked ("Or instead: …"), and why, for a decision whose
+  /// key has a hold; which of the two changes moves the choice is the scenario's, not the field's.
+  var insteads: [String: String] = [:]
+  var insteadWhys: [String: String] = [:]
 
-  static let fields = ["choice", "cost", "estimate", "then", "why", "hold", "why-hold"]
+  static let fields = ["choice", "cost", "estimate", "then", "why", "instead", "why-instead"]
 
   var isEmpty: Bool {
-    scenario == nil && choices.isEmpty && costs.isEmpty && estimates.isEmpty && thens.isEmpty && whys.isEmpty && holds.isEmpty
-      && holdWhys.isEmpty
+    scenario == nil && choices.isEmpty && costs.isEmpty && estimates.isEmpty && thens.isEmpty && whys.isEmpty && insteads.isEmpty
+      && insteadWhys.isEmpty
   }
 
   /// Reads `line` when it is a decision line or `scenario: id`; false for any other line.
@@ -49,8 +50,8 @@ struct DecisionAnswers: Equatable {
     case "cost": costs[id] = value
     case "estimate": estimates[id] = value
     case "then": thens[id] = value.lowercased()
-    case "hold": holds[id] = value.lowercased()
-    case "why-hold": holdWhys[id] = value
+    case "instead": insteads[id] = value.lowercased()
+    case "why-instead": insteadWhys[id] = value
     default: whys[id] = value
     }
     return true
@@ -62,7 +63,8 @@ struct DecisionAnswers: Equatable {
     let estimateIds = Set(scenarios.decisions.flatMap(\.estimates).map(\.id))
     var unknown: [String] = []
     for (field, ids) in [
-      ("choice", choices.keys), ("cost", costs.keys), ("then", thens.keys), ("why", whys.keys), ("hold", holds.keys), ("why-hold", holdWhys.keys),
+      ("choice", choices.keys), ("cost", costs.keys), ("then", thens.keys), ("why", whys.keys), ("instead", insteads.keys),
+      ("why-instead", insteadWhys.keys),
     ] {
       unknown += ids.filter { !decisions.contains($0) }.map { "\(field) \($0)" }
     }
@@ -144,21 +146,18 @@ struct DecisionGrade: Equatable {
         told.append(arithmetic)
       }
     }
-    judge(
-      answers.thens[decision.id], right: key.then.choice, because: key.then.because, accepted: key.then.accepted,
-      argued: answers.whys[decision.id], field: "why", when: "after “\(key.then.say)”")
-    if let hold = key.hold {
+    var unexplained: [String] = []
+    let asked = [(answers.thens, answers.whys, "why"), (answers.insteads, answers.insteadWhys, "why-instead")]
+    for (change, (choices, whys, field)) in zip(key.changes(scenario: scenario.id, decision: decision.id), asked) {
       judge(
-        answers.holds[decision.id], right: key.choice, because: hold.because, accepted: nil, argued: nil, field: "why-hold",
-        when: "after “\(hold.say)”")
-      if !Self.said(answers.holdWhys[decision.id]) {
-        short.append("why the second change leaves the choice, or moves it, is not said (why-hold \(decision.id): …, \(Self.sayingWords) words or more)")
+        choices[decision.id], right: change.choice, because: change.because, accepted: change.accepted, argued: whys[decision.id],
+        field: field, when: "after “\(change.say)”")
+      if !Self.said(whys[decision.id]) {
+        unexplained.append("why “\(change.say)” moves the choice, or does not, is not said (\(field) \(decision.id): …, \(Self.sayingWords) words or more)")
       }
     }
     if !cost { short.append("the choice's cost is not said (cost \(decision.id): …, \(Self.sayingWords) words or more)") }
-    if !Self.said(answers.whys[decision.id]) {
-      short.append("why the change moves the choice, or does not, is not said (why \(decision.id): …, \(Self.sayingWords) words or more)")
-    }
+    short += unexplained
     let level: DrillLevel = !wrong.isEmpty ? .belowSenior : short.isEmpty ? .staff : .senior
     return DecisionGrade(decision: decision.id, level: level, findings: wrong + short, key: told)
   }

@@ -131,7 +131,7 @@ extension DrillScenarios {
         found.append("\(name): then sets \(id) to the value it already has")
       }
     }
-    let changed = [Self.changed(scenario, by: key.then)] + (key.hold.map { [Self.changed(scenario, set: $0.set)] } ?? [])
+    let changed = key.changes(scenario: scenario.id, decision: decision.id).map { Self.changed(scenario, set: $0.set) }
     for estimate in decision.estimates {
       for values in [scenario.values] + changed {
         do {

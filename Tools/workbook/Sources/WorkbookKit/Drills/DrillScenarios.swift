@@ -94,6 +94,38 @@ struct DrillScenarios: Decodable, Equatable {
     let then: Then
     let hold: Hold?
 
+    /// A change the interviewer makes, as the candidate meets it: what is said, the choice that
+    /// fits after it and why, the others it accepts, and whether it leaves the key's choice.
+    struct Change: Equatable {
+      let set: [String: Double]
+      let say: String
+      let choice: String
+      let because: String
+      let accepted: [Alternative]?
+      let holds: Bool
+    }
+
+    /// The changes asked, in the order the round asks them: `then` and, for a key with a `hold`,
+    /// the hold, first or second as `holdAskedFirst` draws for this scenario and decision, so that
+    /// neither the first change nor the second is always the one that moves the choice.
+    func changes(scenario: String, decision: String) -> [Change] {
+      let moving = Change(set: then.set, say: then.say, choice: then.choice, because: then.because, accepted: then.accepted, holds: false)
+      guard let hold else { return [moving] }
+      let kept = Change(set: hold.set, say: hold.say, choice: choice, because: hold.because, accepted: nil, holds: true)
+      return Self.holdAskedFirst(scenario: scenario, decision: decision) ? [kept, moving] : [moving, kept]
+    }
+
+    /// Whether the hold is asked before `then`: an FNV-1a hash of the two ids, fixed for the file
+    /// (no seed, no clock), so an answers file stays valid and the order differs between decisions.
+    static func holdAskedFirst(scenario: String, decision: String) -> Bool {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in "\(scenario)/\(decision)".utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0100_0000_01b3
+      }
+      return hash % 2 == 0
+    }
+
     /// The choices that score before the change, the key's first.
     var acceptedChoices: [String] { [choice] + (accepted ?? []).map(\.choice) }
     /// The choices that score after `then`, the key's first.

@@ -110,8 +110,9 @@ enum DrillSignalCards {
           answer.append("\(estimate.question): about \(DrillScenarios.shown(value.rounded(toSignificant: 2))) \(estimate.unit).")
         }
       }
-      answer.append("If \(key.then.say): \(key.then.choice), because \(key.then.because).")
-      if let hold = key.hold { answer.append("If instead \(hold.say): still \(key.choice), because \(hold.because).") }
+      for change in key.changes(scenario: scenario.id, decision: decision.id) {
+        answer.append("If \(change.say): \(change.holds ? "still " : "")\(change.choice), because \(change.because).")
+      }
     }
     let body = answer.joined(separator: " ")
     return InterviewQuestion(

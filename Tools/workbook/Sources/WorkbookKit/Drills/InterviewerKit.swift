@@ -78,7 +78,7 @@ enum InterviewerKit {
         let estimates = decision.estimates.map { "\($0.id) ____" }.joined(separator: "  ")
         say(
           "    \(decision.id): choice ____ cost said [ ]  \(estimates)\(estimates.isEmpty ? "" : "  ")then ____ why said [ ]"
-            + (scenario?.keys[decision.id]?.hold == nil ? "" : "  hold ____ why said [ ]"))
+            + (scenario?.keys[decision.id]?.hold == nil ? "" : "  instead ____ why said [ ]"))
       }
       if area.isCommunication {
         say("    checked in [ ]  pushback answered with a trade-off [ ]  decision first [ ]  drove the round [ ]  named what was left out [ ]")
@@ -105,9 +105,9 @@ enum InterviewerKit {
           + "(\(estimate.formula)); within a factor \(DrillScenarios.shown(estimate.factor)) counts.")
     }
     lines.append("    Push: \(decision.probe)")
-    lines.append("    Then say: “\(key.then.say).” Key: \(key.then.choice), because \(key.then.because).")
-    if let hold = key.hold {
-      lines.append("    Then instead: “\(hold.say).” Key: it stays \(key.choice), because \(hold.because). A candidate who always changes misses here.")
+    for (index, change) in key.changes(scenario: scenario.id, decision: decision.id).enumerated() {
+      let verdict = change.holds ? "it stays \(change.choice) (a candidate who always changes misses here)" : change.choice
+      lines.append("    \(index == 0 ? "Then say" : "Or instead say"): “\(change.say).” Key: \(verdict), because \(change.because).")
     }
     lines.append(Style.dim("    Senior: \(decision.senior)"))
     lines.append(Style.dim("    Staff: \(decision.staff)"))
