@@ -126,4 +126,49 @@ struct DecisionCardTests {
     #expect(cards.map(\.key) == ["drill-chat/deep-dive/\(scenario.id)"])
     #expect(cards.first?.heading.contains("Which part of the design carries the most risk, and why?") == true)
   }
+
+  @Test("on a terminal a decision with a hold asks both changes in the scenario's order; always saying it changes is below senior, the key's answers staff")
+  func terminalHold() throws {
+    let held = Self.scenarios.replacingOccurrences(
+      of: "\"then\": { \"set\": {",
+      with: "\"hold\": { \"set\": { \"team\": 5 }, \"say\": \"the team grows to five\", "
+        + "\"because\": \"the rows decide, not the team\" }, \"then\": { \"set\": {")
+    let keyed = try JSONDecoder().decode(DrillScenarios.self, from: Data(held.utf8))
+    let scenario = keyed.scenario(seed: 1)
+    let key = try #require(scenario.keys["store"])
+    let changes = key.changes(scenario: scenario.id, decision: "store")
+    #expect(changes.count == 2 && changes.filter(\.holds).count == 1)
+    func run(_ answer: (DrillScenarios.Key.Change) -> String) throws -> (String, DrillHistory.Attempt) {
+      let workbook = try ScratchWorkbook()
+      try RoundFixture.add(to: workbook)
+      try workbook.write("Drills/chat/\(DrillScenarios.fileName)", held)
+      let drill = try DrillFixture.drills(workbook).drill("chat")
+      var input: [String] = []
+      for phase in ["1", "2", "3", "4b", "5"] {
+        input += ["", ""]
+        if phase == "2" {
+          input += [key.choice, "\(try ScenarioFormula.evaluate("users * 2", values: scenario.values))", "the cost, said in words"]
+          for change in changes { input += [answer(change), "why it moves or not, said in words"] }
+        }
+        input += [""]
+        input += Array(repeating: "y", count: 5)
+      }
+      input += Array(repeating: "y", count: 4)
+      var output = ""
+      var clock = DrillFixture.date("2026-11-25T18:00:00Z")
+      let console = DrillCommand.Console(interactive: true, readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output += $0 })
+      try DrillCommand.run(
+        drill, root: workbook.root, console: console,
+        now: {
+          clock += 60
+          return clock
+        }, calendar: utcCalendar(), seed: 1)
+      return (DrillFixture.plain(output), try #require(DrillHistory.read(root: workbook.root).last("chat")))
+    }
+    let (text, keyedAttempt) = try run { $0.choice }
+    #expect(text.contains("Then: \(changes[0].say).") && text.contains("Or instead: \(changes[1].say)."), "\(text)")
+    #expect(keyedAttempt.decisions == ["store": "staff"])
+    let (_, changing) = try run { _ in key.then.choice }
+    #expect(changing.decisions == ["store": "below senior"], "a candidate who says every change moves the choice")
+  }
 }

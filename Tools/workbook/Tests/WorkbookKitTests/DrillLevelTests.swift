@@ -40,8 +40,8 @@ struct DrillLevelTests {
   func communicationLadder() throws {
     for (drill, round) in try Self.rounds() {
       let kinds = Dictionary(uniqueKeysWithValues: round.communication.map { ($0.cue, $0.kind) })
-      #expect(kinds["Decision first"] == .judgment, "drill \(drill.id)")
-      #expect(kinds["Checked in"] == .mustHit, "drill \(drill.id)")
+      #expect(kinds["How each phase opened"] == .judgment, "drill \(drill.id)")
+      #expect(kinds["Checking in"] == .mustHit, "drill \(drill.id)")
     }
   }
 }

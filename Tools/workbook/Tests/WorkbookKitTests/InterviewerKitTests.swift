@@ -30,7 +30,8 @@ struct InterviewerKitTests {
         #expect(text.contains("Decision \(decision.id): \(decision.question)"))
         #expect(text.contains("Key: \(key.choice), because \(key.because)."))
         #expect(text.contains("Push: \(decision.probe)"))
-        #expect(text.contains("Then say: “\(key.then.say).” Key: \(key.then.choice)"))
+        #expect(text.contains("say: “\(key.then.say).” Key: \(key.then.choice)"))
+        if let hold = key.hold { #expect(text.contains("say: “\(hold.say).” Key: it stays \(key.choice)"), "the change the choice survives") }
         #expect(text.contains("Senior: \(decision.senior)") && text.contains("Staff: \(decision.staff)"))
         #expect(text.contains("    \(decision.id): choice ____ cost said [ ]"), "the scorecard's line for \(decision.id)")
       }

@@ -142,10 +142,13 @@ extension DrillCommand {
             say(Style.yellow("      one of \(choices), please"))
           }
         }
-        let then = scenario.keys[decision.id]?.then.say ?? ""
+        let changes = scenario.keys[decision.id]?.changes(scenario: scenario.id, decision: decision.id) ?? []
+        let then = changes.first?.say ?? ""
+        let instead = changes.dropFirst().first?.say
         guard console.interactive else {
           for estimate in decision.estimates { say("    Estimate: \(estimate.question), in \(estimate.unit).") }
           say("    Then: \(then). Does your choice change, and why?")
+          if let instead { say("    Or instead: \(instead). Does it change, and why?") }
           continue
         }
         guard let choice = choose("your choice") else { return false }
@@ -161,6 +164,13 @@ extension DrillCommand {
         decided.thens[decision.id] = after
         guard let why = ask("    why does it change, or not? ") else { return false }
         decided.whys[decision.id] = why.trimmingCharacters(in: .whitespaces)
+        if let instead {
+          say(Style.bold("    Or instead: ") + instead + ".")
+          guard let other = choose("your choice now") else { return false }
+          decided.insteads[decision.id] = other
+          guard let why = ask("    why does it change, or not? ") else { return false }
+          decided.insteadWhys[decision.id] = why.trimmingCharacters(in: .whitespaces)
+        }
         let grade = DecisionGrade.grade(decision, scenario: scenario, answers: decided, constraints: scenarios.constraints)
         say("    \(grade.level == .belowSenior ? Style.yellow(grade.level.rawValue) : grade.level.rawValue)")
         for finding in grade.findings { say(Style.dim("      - \(finding)")) }
@@ -213,8 +223,8 @@ extension DrillCommand {
         for decision in scenarios.decisions(in: round, deepDive: deepDive) {
           guard let key = scenario.keys[decision.id] else { continue }
           say("  \(Style.bold(decision.id)): \(key.choice), because \(key.because).")
-          for (other, cost) in (key.defensible ?? [:]).sorted(by: { $0.key < $1.key }) {
-            say(Style.dim("    \(other) scores too when its cost is said: \(cost)."))
+          for other in key.accepted ?? [] {
+            say(Style.dim("    \(other.choice) scores too when its cost and condition are said: \(other.cost)."))
           }
           for estimate in decision.estimates {
             if let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) {
@@ -224,7 +234,9 @@ extension DrillCommand {
                 ))
             }
           }
-          say("    then (\(key.then.say)): \(key.then.choice), because \(key.then.because).")
+          for change in key.changes(scenario: scenario.id, decision: decision.id) {
+            say("    \(change.holds ? "it stays" : "then") (\(change.say)): \(change.choice), because \(change.because).")
+          }
         }
       }
     }
@@ -291,7 +303,7 @@ extension DrillCommand {
       say("  \(padded(area.name, 28)) \(shown) \(Style.dim("\(hit) of \(signals.count) signals"))")
     }
     let missed = round.allSignals.filter { marks[$0.id] == false && !DrillSignalCards.coveredByDecisions($0, scenarios: scenarios) }
-    var cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0) }
+    var cards = missed.map { DrillSignalCards.question(drill, round: round, signal: $0, root: root) }
     if let scenarios, let scenario {
       for grade in grades where grade.level != .staff {
         if grade.decision == DrillScenarios.deepDivePick {

@@ -8,6 +8,8 @@ import Foundation
 ///     - estimate peak-sockets: 40k
 ///     - then transport: websocket
 ///     - why transport: at 20 messages a session, polling costs more than the held socket
+///     - instead transport: push-and-pull
+///     - why-instead transport: eight messages a day are still met by a push and a fetch
 ///
 /// Ids are the decisions' and the estimates' in the drill's `scenarios.json`.
 struct DecisionAnswers: Equatable {
@@ -17,10 +19,17 @@ struct DecisionAnswers: Equatable {
   var estimates: [String: String] = [:]
   var thens: [String: String] = [:]
   var whys: [String: String] = [:]
+  /// The choice after the second change asked ("Or instead: …"), and why, for a decision whose
+  /// key has a hold; which of the two changes moves the choice is the scenario's, not the field's.
+  var insteads: [String: String] = [:]
+  var insteadWhys: [String: String] = [:]
 
-  static let fields = ["choice", "cost", "estimate", "then", "why"]
+  static let fields = ["choice", "cost", "estimate", "then", "why", "instead", "why-instead"]
 
-  var isEmpty: Bool { scenario == nil && choices.isEmpty && costs.isEmpty && estimates.isEmpty && thens.isEmpty && whys.isEmpty }
+  var isEmpty: Bool {
+    scenario == nil && choices.isEmpty && costs.isEmpty && estimates.isEmpty && thens.isEmpty && whys.isEmpty && insteads.isEmpty
+      && insteadWhys.isEmpty
+  }
 
   /// Reads `line` when it is a decision line or `scenario: id`; false for any other line.
   mutating func read(_ line: String) -> Bool {
@@ -41,6 +50,8 @@ struct DecisionAnswers: Equatable {
     case "cost": costs[id] = value
     case "estimate": estimates[id] = value
     case "then": thens[id] = value.lowercased()
+    case "instead": insteads[id] = value.lowercased()
+    case "why-instead": insteadWhys[id] = value
     default: whys[id] = value
     }
     return true
@@ -51,7 +62,10 @@ struct DecisionAnswers: Equatable {
     let decisions = Set(scenarios.decisions.map(\.id))
     let estimateIds = Set(scenarios.decisions.flatMap(\.estimates).map(\.id))
     var unknown: [String] = []
-    for (field, ids) in [("choice", choices.keys), ("cost", costs.keys), ("then", thens.keys), ("why", whys.keys)] {
+    for (field, ids) in [
+      ("choice", choices.keys), ("cost", costs.keys), ("then", thens.keys), ("why", whys.keys), ("instead", insteads.keys),
+      ("why-instead", insteadWhys.keys),
+    ] {
       unknown += ids.filter { !decisions.contains($0) }.map { "\(field) \($0)" }
     }
     unknown += estimates.keys.filter { !estimateIds.contains($0) }.map { "estimate \($0)" }
@@ -60,9 +74,10 @@ struct DecisionAnswers: Equatable {
 }
 
 /// One decision point graded against a scenario's key. Below senior when the candidate committed to
-/// no choice, to one that does not fit the scenario, to a defensible one without its cost, to an
-/// estimate outside the scenario's arithmetic, or to the wrong choice once a constraint changed;
-/// staff when every part fits and the choice's cost and what the change did to it are both said;
+/// no choice, to one that does not fit the scenario, to an accepted one without its cost and
+/// condition, to an estimate outside the scenario's arithmetic, or to the wrong choice once a
+/// constraint changed (a change the key survives included: "yes, it changes" is not always right);
+/// staff when every part fits and the choice's cost and what each change did to it are said;
 /// senior between.
 struct DecisionGrade: Equatable {
   let decision: String
@@ -72,7 +87,7 @@ struct DecisionGrade: Equatable {
   /// again without the answer in view.
   let findings: [String]
   /// What the key says about each part that missed (its choice and reason, the arithmetic, the
-  /// cost a defensible choice needs), shown with `KEY=1` and in the interviewer's kit.
+  /// cost and condition an accepted choice needs), shown with `KEY=1` and in the interviewer's kit.
   var key: [String] = []
 
   static func grade(_ decision: DrillScenarios.Decision, scenario: DrillScenarios.Scenario, answers: DecisionAnswers) -> DecisionGrade {
@@ -91,23 +106,27 @@ struct DecisionGrade: Equatable {
     var short: [String] = []
     var told: [String] = []
     let cost = Self.said(answers.costs[decision.id])
-    func judge(_ choice: String?, right: String, because: String, defensible: [String: String]?, when: String) {
+    func judge(_ choice: String?, right: String, because: String, accepted: [DrillScenarios.Alternative]?, argued: String?, field: String, when: String) {
       guard let choice, !choice.isEmpty else {
         wrong.append("\(when): no choice committed to (one of \(decision.choices.joined(separator: ", ")))")
         return
       }
       if choice == right { return }
-      if let price = defensible?[choice] {
-        if !cost {
-          wrong.append("\(when): \(choice) is defensible here only with its cost said (cost \(decision.id): …, \(Self.sayingWords) words or more)")
-          told.append("\(when): \(choice) costs \(price)")
+      if let other = accepted?.first(where: { $0.choice == choice }) {
+        if !Self.said(argued) || !other.isArgued(by: argued) {
+          wrong.append(
+            "\(when): \(choice) can fit here only with its cost and the condition it rests on said "
+              + "(\(field) \(decision.id): …, \(Self.sayingWords) words or more)")
+          told.append("\(when): \(choice) costs \(other.cost); an answer names \(other.mentions.map { "“\($0)”" }.joined(separator: " or "))")
         }
         return
       }
       wrong.append("\(when): you chose \(choice), which does not fit this scenario; weigh the choices again against the card's numbers")
       told.append("\(when): this scenario calls for \(right), because \(because)")
     }
-    judge(answers.choices[decision.id], right: key.choice, because: key.because, defensible: key.defensible, when: "the choice")
+    judge(
+      answers.choices[decision.id], right: key.choice, because: key.because, accepted: key.accepted, argued: answers.costs[decision.id],
+      field: "cost", when: "the choice")
     for estimate in decision.estimates {
       guard let expected = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) else { continue }
       let said = answers.estimates[estimate.id].flatMap(ScenarioFormula.number)
@@ -127,11 +146,18 @@ struct DecisionGrade: Equatable {
         told.append(arithmetic)
       }
     }
-    judge(answers.thens[decision.id], right: key.then.choice, because: key.then.because, defensible: key.then.defensible, when: "after “\(key.then.say)”")
-    if !cost { short.append("the choice's cost is not said (cost \(decision.id): …, \(Self.sayingWords) words or more)") }
-    if !Self.said(answers.whys[decision.id]) {
-      short.append("why the change moves the choice, or does not, is not said (why \(decision.id): …, \(Self.sayingWords) words or more)")
+    var unexplained: [String] = []
+    let asked = [(answers.thens, answers.whys, "why"), (answers.insteads, answers.insteadWhys, "why-instead")]
+    for (change, (choices, whys, field)) in zip(key.changes(scenario: scenario.id, decision: decision.id), asked) {
+      judge(
+        choices[decision.id], right: change.choice, because: change.because, accepted: change.accepted, argued: whys[decision.id],
+        field: field, when: "after “\(change.say)”")
+      if !Self.said(whys[decision.id]) {
+        unexplained.append("why “\(change.say)” moves the choice, or does not, is not said (\(field) \(decision.id): …, \(Self.sayingWords) words or more)")
+      }
     }
+    if !cost { short.append("the choice's cost is not said (cost \(decision.id): …, \(Self.sayingWords) words or more)") }
+    short += unexplained
     let level: DrillLevel = !wrong.isEmpty ? .belowSenior : short.isEmpty ? .staff : .senior
     return DecisionGrade(decision: decision.id, level: level, findings: wrong + short, key: told)
   }

@@ -176,10 +176,16 @@ struct DrillAnswers: Equatable {
         for estimate in decision.estimates {
           lines += ["> Estimate: \(estimate.question), in \(estimate.unit)", "- estimate \(estimate.id): "]
         }
-        let change = scenario?.keys[decision.id]?.then.say ?? "one constraint changes (SEED= names it)"
+        let changes = scenario.flatMap { scenario in scenario.keys[decision.id]?.changes(scenario: scenario.id, decision: decision.id) }
+        let first = changes?.first?.say ?? "one constraint changes (SEED= names it)"
         lines += [
-          "> Then: \(change). Your choice now, and why (\(DecisionGrade.sayingWords) words or more)?", "- then \(decision.id): ", "- why \(decision.id): ", "",
+          "> Then: \(first). Your choice now, and why (\(DecisionGrade.sayingWords) words or more)?", "- then \(decision.id): ", "- why \(decision.id): ", "",
         ]
+        if let second = changes?.dropFirst().first {
+          lines += [
+            "> Or instead: \(second.say). Your choice now, and why?", "- instead \(decision.id): ", "- why-instead \(decision.id): ", "",
+          ]
+        }
       }
       lines += phase.signals.map { "- [?] \($0.cue)" } + [""]
     }

@@ -7,9 +7,10 @@ extension DrillScenarios {
   /// What `workbook check` finds wrong with the file against its round, one sentence each: ids,
   /// phases, choices and formulas that resolve; every scenario giving every constraint and keying
   /// every decision; each `then` changing exactly one constraint; each decision's right choice
-  /// differing between scenarios; and in each scenario, each area with decisions holding one where
-  /// no choice is accepted both before and after the change (the key or a defensible one), so the
-  /// same answer before and after misses there, however its cost is argued.
+  /// differing between scenarios; in each scenario, each area with decisions holding one whose key
+  /// changes with its `then`, so the same answer before and after misses there unless it names the
+  /// condition of an accepted alternative (which a fixed answer does not); and some key, somewhere,
+  /// holding a change its choice survives, so the answer to "does it change?" is not always yes.
   func problems(round: DrillRound) -> [String] {
     var found: [String] = []
     let constraintIds = constraints.map(\.id)
@@ -66,16 +67,20 @@ extension DrillScenarios {
       var flipped: [String: Bool] = [:]
       for decision in decisions {
         guard let area = area(of: decision, in: round), let key = scenario.keys[decision.id] else { continue }
-        let before = Set([key.choice] + (key.defensible ?? [:]).keys)
-        let after = Set([key.then.choice] + (key.then.defensible ?? [:]).keys)
-        let flips = before.isDisjoint(with: after)
+        // An accepted alternative does not stand in the way: it scores only with its condition
+        // named, and a fixed answer names no scenario's condition.
+        let flips = key.choice != key.then.choice
         flipped[area.name] = (flipped[area.name] ?? false) || flips
       }
       for (area, flips) in flipped.sorted(by: { $0.key < $1.key }) where !flips {
         found.append(
-          "\(name): no decision of \(area) changes its choice after its `then` with no choice accepted both before and after "
-            + "(the key or a defensible one); give one a change that flips it cleanly, or the same answer in every scenario passes there")
+          "\(name): no decision of \(area) changes its choice after its `then`; give one a change that flips it, "
+            + "or the same answer in every scenario passes there")
       }
+    }
+    if !scenarios.contains(where: { $0.keys.values.contains { $0.hold != nil } }) {
+      found.append(
+        "no key has a hold: write, for some decision, a change its choice survives (hold), so that \"does it change?\" is not always yes")
     }
     for decision in decisions where scenarios.count >= 2 {
       let rights = Set(scenarios.compactMap { $0.keys[decision.id]?.choice })
@@ -89,13 +94,28 @@ extension DrillScenarios {
   private func keyProblems(_ key: Key, decision: Decision, scenario: Scenario, constraints: [String]) -> [String] {
     var found: [String] = []
     let name = "scenario \(scenario.id), decision \(decision.id)"
-    for (choice, defensible) in [(key.choice, key.defensible), (key.then.choice, key.then.defensible)] {
+    for (choice, accepted) in [(key.choice, key.accepted), (key.then.choice, key.then.accepted)] {
       if !decision.choices.contains(choice) { found.append("\(name): \(choice) is not one of \(decision.choices.joined(separator: ", "))") }
-      for (other, cost) in defensible ?? [:] {
-        if !decision.choices.contains(other) || other == choice {
-          found.append("\(name): the defensible \(other) is not another of its choices")
+      for other in accepted ?? [] {
+        if !decision.choices.contains(other.choice) || other.choice == choice {
+          found.append("\(name): the accepted \(other.choice) is not another of its choices")
         }
-        if cost.trimmingCharacters(in: .whitespaces).isEmpty { found.append("\(name): the defensible \(other) says no cost") }
+        if other.cost.trimmingCharacters(in: .whitespaces).isEmpty { found.append("\(name): the accepted \(other.choice) says no cost") }
+        if other.mentions.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) || other.mentions.isEmpty {
+          found.append("\(name): the accepted \(other.choice) names no condition an answer must state (mentions)")
+        }
+      }
+    }
+    if let hold = key.hold {
+      if hold.say.isEmpty || hold.because.isEmpty { found.append("\(name): a hold says the change (say) and why the choice stays (because)") }
+      if hold.set.count != 1 { found.append("\(name): hold changes \(hold.set.count) constraints; it changes exactly one") }
+      if hold.set == key.then.set { found.append("\(name): hold makes the same change as then") }
+      for (id, value) in hold.set {
+        if !constraints.contains(id) {
+          found.append("\(name): hold sets \(id), which is not a constraint")
+        } else if scenario.values[id] == value {
+          found.append("\(name): hold sets \(id) to the value it already has")
+        }
       }
     }
     if key.because.isEmpty || key.then.because.isEmpty || key.then.say.isEmpty {
@@ -111,9 +131,9 @@ extension DrillScenarios {
         found.append("\(name): then sets \(id) to the value it already has")
       }
     }
-    let changed = Self.changed(scenario, by: key.then)
+    let changed = key.changes(scenario: scenario.id, decision: decision.id).map { Self.changed(scenario, set: $0.set) }
     for estimate in decision.estimates {
-      for values in [scenario.values, changed] {
+      for values in [scenario.values] + changed {
         do {
           let value = try ScenarioFormula.evaluate(estimate.formula, values: values)
           if !value.isFinite || value <= 0 { found.append("\(name): estimate \(estimate.id) comes to \(value); an estimate is positive") }

@@ -5,8 +5,8 @@ import Foundation
 /// constraints were. So each scenario states the numbers that matter (traffic, devices, team,
 /// budgets, regulation, latency), each decision point asks the candidate to commit to one of a
 /// stated set of choices and to give the estimates the choice rests on, and the scenario's key says
-/// which choice fits it, which other choice is defensible when its cost is said, and what one
-/// changed constraint does to the choice (`then`). `workbook check` holds the file to that shape
+/// which choice fits it, which other choices it accepts when their cost and condition are said, what
+/// one changed constraint does to the choice (`then`) and, for some, a change it survives (`hold`). `workbook check` holds the file to that shape
 /// (`problems(round:)`), including that the right choice differs between scenarios and that, in
 /// every scenario, each area with decisions has one whose change flips it: a candidate who gives
 /// the same choices whatever the scenario cannot reach senior there.
@@ -45,8 +45,30 @@ struct DrillScenarios: Decodable, Equatable {
     let staff: String
   }
 
+  /// A choice other than the key's that a scenario accepts, and what an answer must say for it to
+  /// score: a candidate who keeps partner-free snapshots under a licence that bans partner photos
+  /// has made a defensible call, not a wrong one, when they say what it costs and the condition it
+  /// rests on.
+  struct Alternative: Decodable, Equatable {
+    let choice: String
+    /// What the alternative costs, as the key (and the interviewer's kit) states it.
+    let cost: String
+    /// The condition the answer must name for the alternative to count, as words one of which the
+    /// candidate's own cost (or, after a change, their why) contains: "partner" for snapshots kept
+    /// without partner photos. A choice without its condition is a guess that happened to be open.
+    let mentions: [String]
+
+    /// Whether `text` (the candidate's cost or why) names the condition.
+    func isArgued(by text: String?) -> Bool {
+      let said = (text ?? "").lowercased()
+      return mentions.contains { said.contains($0.lowercased()) }
+    }
+  }
+
   /// What a scenario expects of a decision: the choice that fits it, the others that score when
-  /// their cost is said, and the same after one constraint changes.
+  /// their cost and condition are said, the same after one constraint changes (`then`), and, for
+  /// some decisions, a second change that leaves the choice as it is (`hold`): an interviewer's
+  /// "does it change?" is not always answered yes, so a candidate who always says it does misses.
   struct Key: Decodable, Equatable {
     struct Then: Decodable, Equatable {
       /// The one constraint changed, with its new value.
@@ -55,14 +77,59 @@ struct DrillScenarios: Decodable, Equatable {
       let say: String
       let choice: String
       let because: String
-      let defensible: [String: String]?
+      let accepted: [Alternative]?
+    }
+
+    /// A change the choice survives: the key's choice stands, for `because`.
+    struct Hold: Decodable, Equatable {
+      let set: [String: Double]
+      let say: String
+      let because: String
     }
 
     let choice: String
     let because: String
-    /// Another choice, with the cost an answer must state for it to score.
-    let defensible: [String: String]?
+    /// Other choices this scenario accepts, each with the cost and condition an answer must state.
+    let accepted: [Alternative]?
     let then: Then
+    let hold: Hold?
+
+    /// A change the interviewer makes, as the candidate meets it: what is said, the choice that
+    /// fits after it and why, the others it accepts, and whether it leaves the key's choice.
+    struct Change: Equatable {
+      let set: [String: Double]
+      let say: String
+      let choice: String
+      let because: String
+      let accepted: [Alternative]?
+      let holds: Bool
+    }
+
+    /// The changes asked, in the order the round asks them: `then` and, for a key with a `hold`,
+    /// the hold, first or second as `holdAskedFirst` draws for this scenario and decision, so that
+    /// neither the first change nor the second is always the one that moves the choice.
+    func changes(scenario: String, decision: String) -> [Change] {
+      let moving = Change(set: then.set, say: then.say, choice: then.choice, because: then.because, accepted: then.accepted, holds: false)
+      guard let hold else { return [moving] }
+      let kept = Change(set: hold.set, say: hold.say, choice: choice, because: hold.because, accepted: nil, holds: true)
+      return Self.holdAskedFirst(scenario: scenario, decision: decision) ? [kept, moving] : [moving, kept]
+    }
+
+    /// Whether the hold is asked before `then`: an FNV-1a hash of the two ids, fixed for the file
+    /// (no seed, no clock), so an answers file stays valid and the order differs between decisions.
+    static func holdAskedFirst(scenario: String, decision: String) -> Bool {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in "\(scenario)/\(decision)".utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0100_0000_01b3
+      }
+      return hash % 2 == 0
+    }
+
+    /// The choices that score before the change, the key's first.
+    var acceptedChoices: [String] { [choice] + (accepted ?? []).map(\.choice) }
+    /// The choices that score after `then`, the key's first.
+    var acceptedAfter: [String] { [then.choice] + (then.accepted ?? []).map(\.choice) }
   }
 
   /// A deep-dive option as this scenario ranks it, with the reason.
@@ -126,7 +193,11 @@ struct DrillScenarios: Decodable, Equatable {
 
   /// The values after a key's change.
   static func changed(_ scenario: Scenario, by then: Key.Then) -> [String: Double] {
-    scenario.values.merging(then.set) { _, new in new }
+    changed(scenario, set: then.set)
+  }
+
+  static func changed(_ scenario: Scenario, set: [String: Double]) -> [String: Double] {
+    scenario.values.merging(set) { _, new in new }
   }
 
   /// The scenario card: its story, then each constraint's value.

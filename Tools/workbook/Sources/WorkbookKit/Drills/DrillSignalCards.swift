@@ -13,21 +13,76 @@ enum DrillSignalCards {
 
   static func key(drill: String, signal: DrillSignal) -> String { "\(keyPrefix)\(drill)/\(signal.id)" }
 
-  /// One card: the cue as a question, the signal's text as the answer.
-  static func question(_ drill: Drill, round: DrillRound, signal: DrillSignal) -> InterviewQuestion {
-    let phase = round.phases.first { $0.label == signal.phase }
-    let place = phase.map { "phase \($0.label), \($0.title)" } ?? "communication"
-    let heading = "\(drill.title) (\(place)): \(signal.cue). What does an answer that hits this say?"
+  /// One card: the phase's question as the round asks it, never the signal's cue or text, so what is
+  /// rehearsed is answering the interviewer, not recalling the rubric. With a written staff answer
+  /// beside the drill, the card asks that answer's scenario (its card and numbers) and its answer is
+  /// what the staff answer said in the phase (a deep dive it did not take points to the drill's
+  /// written answers instead); a communication signal asks the round's opening.
+  static func question(_ drill: Drill, round: DrillRound, signal: DrillSignal, root: String = ".") -> InterviewQuestion {
+    let phase = round.phases.first { $0.label == signal.phase } ?? round.phases.first
+    let place = phase.map { "phase \($0.label), \($0.title)" } ?? "the round"
+    let asked = phase.map { prompt(of: $0) } ?? "Open the round as you would."
+    let staff = StaffAnswer.read(drill, root: root)
+    let setting = staff.map { " \($0.card)" } ?? ""
+    let heading = "\(drill.title) (\(place)):\(setting) \(asked) Answer it aloud as you would in the round, then compare."
     let level: String
     switch signal.kind {
-    case .mustHit: level = "Must-hit (senior)"
-    case .judgment: level = "Judgment (staff)"
-    case .bonus: level = "Bonus (depth, no level)"
+    case .mustHit: level = "Missed at senior"
+    case .judgment: level = "Missed at staff"
+    case .bonus: level = "Missed depth"
     }
-    let answer = "\(level). \(signal.text)"
+    let compared =
+      staff.flatMap { answer in phase.flatMap { answer.said(in: $0.label) }.map { "A staff answer (\(answer.scenario)) said: \($0)" } }
+      ?? "Compare with the drill's written answers: make drill-\(drill.id) ROLE=interviewer shows what senior and staff answers sound like."
+    let answer = "\(level) (\(signal.kind == .bonus ? "no level" : "its area")). \(compared)"
     return InterviewQuestion(
       chapter: drill.chapter ?? 0, chapterTitle: "Drill: \(drill.title)", heading: heading, body: answer,
       modelAnswer: answer, followUps: "", redFlags: "", key: key(drill: drill.id, signal: signal), drill: drill.id)
+  }
+
+  /// A phase's prompts as one question, the way the interviewer says them.
+  static func prompt(of phase: DrillRound.Phase) -> String {
+    phase.prompts.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+  }
+
+  /// The drill's written staff answer (`exemplars/staff.md`): its scenario and what it said in each phase.
+  struct StaffAnswer {
+    let scenario: String
+    /// The scenario's card with its numbers, on one line.
+    let card: String
+    let text: String
+
+    static func read(_ drill: Drill, root: String) -> StaffAnswer? {
+      let file = "\(drill.folder)/\(DrillExemplars.folder)/\(DrillExemplars.fileName(.staff))"
+      guard let text = TextFile.read(path(file, in: root)), let scenarios = try? DrillScenarios.load(drill, root: root),
+        let answers = try? DrillAnswers.parse(text, shown: file), let id = answers.decisions.scenario,
+        let scenario = scenarios.scenario(named: id)
+      else { return nil }
+      let numbers = scenarios.constraints.compactMap { constraint in
+        scenario.values[constraint.id].map { "\(constraint.says) \(DrillScenarios.shown($0))" }
+      }
+      let card = "\(scenario.card) (\(numbers.joined(separator: "; ")))"
+      return StaffAnswer(scenario: id, card: card, text: text)
+    }
+
+    /// The prose of the section for phase `label`, without its marks and decision lines.
+    func said(in label: String) -> String? {
+      var inside = false
+      var kept: [String] = []
+      for raw in text.components(separatedBy: "\n") {
+        let line = raw.trimmingCharacters(in: .whitespaces)
+        if line.hasPrefix("## ") {
+          let heading = line.dropFirst(3)
+          inside = heading.hasPrefix(label) && !(heading.dropFirst(label.count).first.map { $0.isNumber || $0.isLowercase } ?? false)
+          continue
+        }
+        var decision = DecisionAnswers()
+        guard inside, !line.isEmpty, !line.hasPrefix("- ["), !decision.read(line) else { continue }
+        kept.append(line)
+      }
+      return kept.isEmpty ? nil : kept.joined(separator: " ")
+    }
   }
 
   /// A decision point below staff, as the scenario's question: the card states the scenario's
@@ -47,15 +102,17 @@ enum DrillSignalCards {
     var answer: [String] = []
     if let key = scenario.keys[decision.id] {
       answer.append("\(key.choice), because \(key.because).")
-      for (other, cost) in (key.defensible ?? [:]).sorted(by: { $0.key < $1.key }) {
-        answer.append("\(other) is defensible when its cost is said: \(cost).")
+      for other in key.accepted ?? [] {
+        answer.append("\(other.choice) also fits when its cost is said: \(other.cost).")
       }
       for estimate in decision.estimates {
         if let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) {
           answer.append("\(estimate.question): about \(DrillScenarios.shown(value.rounded(toSignificant: 2))) \(estimate.unit).")
         }
       }
-      answer.append("If \(key.then.say): \(key.then.choice), because \(key.then.because).")
+      for change in key.changes(scenario: scenario.id, decision: decision.id) {
+        answer.append("If \(change.say): \(change.holds ? "still " : "")\(change.choice), because \(change.because).")
+      }
     }
     let body = answer.joined(separator: " ")
     return InterviewQuestion(
@@ -94,7 +151,7 @@ enum DrillSignalCards {
       }
       let scenarios = try? DrillScenarios.load(drill, root: root)
       var cards = round.allSignals.filter { missed.contains($0.id) && !coveredByDecisions($0, scenarios: scenarios) }.map {
-        question(drill, round: round, signal: $0)
+        question(drill, round: round, signal: $0, root: root)
       }
       guard let scenarios else { return cards }
       var seen: Set<String> = []

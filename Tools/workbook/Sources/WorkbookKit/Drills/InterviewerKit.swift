@@ -76,7 +76,9 @@ enum InterviewerKit {
       let decisions = scenarios.map { scenarios in scenarios.decisions.filter { scenarios.area(of: $0, in: round)?.name == area.name } } ?? []
       for decision in decisions {
         let estimates = decision.estimates.map { "\($0.id) ____" }.joined(separator: "  ")
-        say("    \(decision.id): choice ____ cost said [ ]  \(estimates)\(estimates.isEmpty ? "" : "  ")then ____ why said [ ]")
+        say(
+          "    \(decision.id): choice ____ cost said [ ]  \(estimates)\(estimates.isEmpty ? "" : "  ")then ____ why said [ ]"
+            + (scenario?.keys[decision.id]?.hold == nil ? "" : "  instead ____ why said [ ]"))
       }
       if area.isCommunication {
         say("    checked in [ ]  pushback answered with a trade-off [ ]  decision first [ ]  drove the round [ ]  named what was left out [ ]")
@@ -93,8 +95,8 @@ enum InterviewerKit {
     var lines = ["  " + Style.bold("Decision \(decision.id): ") + "\(decision.question) (\(decision.choices.joined(separator: " | ")))"]
     guard let scenario, let key = scenario.keys[decision.id] else { return lines }
     lines.append("    Key: \(key.choice), because \(key.because).")
-    for (other, cost) in (key.defensible ?? [:]).sorted(by: { $0.key < $1.key }) {
-      lines.append("    Also scores: \(other), when they say its cost (\(cost)).")
+    for other in key.accepted ?? [] {
+      lines.append("    Also scores: \(other.choice), when they say its cost (\(other.cost)) and name \(other.mentions.joined(separator: " or ")).")
     }
     for estimate in decision.estimates {
       guard let value = try? ScenarioFormula.evaluate(estimate.formula, values: scenario.values) else { continue }
@@ -103,7 +105,10 @@ enum InterviewerKit {
           + "(\(estimate.formula)); within a factor \(DrillScenarios.shown(estimate.factor)) counts.")
     }
     lines.append("    Push: \(decision.probe)")
-    lines.append("    Then say: “\(key.then.say).” Key: \(key.then.choice), because \(key.then.because).")
+    for (index, change) in key.changes(scenario: scenario.id, decision: decision.id).enumerated() {
+      let verdict = change.holds ? "it stays \(change.choice) (a candidate who always changes misses here)" : change.choice
+      lines.append("    \(index == 0 ? "Then say" : "Or instead say"): “\(change.say).” Key: \(verdict), because \(change.because).")
+    }
     lines.append(Style.dim("    Senior: \(decision.senior)"))
     lines.append(Style.dim("    Staff: \(decision.staff)"))
     return lines
