@@ -108,8 +108,11 @@ struct Exercise6_CollectedTombstonesTests {
           between.first?.httpMethod == "GET" && between.first?.query("since") == nil && between.allSatisfy { $0.httpMethod == "GET" },
           "after the 410 the phone must resync from the beginning (a pull without since) before it pushes again: \(described)")
       }
-      #expect(service.notes.first { $0.id == "n1" } == nil, "n1 was deleted on the tablet and its tombstone collected: it must not come back; the server holds \(service.notes)")
-      #expect(service.notes.first { $0.id == "n2" }?.fields["body"] == "tickets", "the phone's edit of n2, which still exists, goes out after the resync")
+      #expect(
+        service.notes.first { $0.id == "n1" } == nil,
+        "n1 was deleted on the tablet and its tombstone collected: it must not come back; the server holds \(service.notes)")
+      #expect(
+        service.notes.first { $0.id == "n2" }?.fields["body"] == "tickets", "the phone's edit of n2, which still exists, goes out after the resync")
       let pending = await phone.pending
       #expect(pending.isEmpty, "the edit of the collected note is answered 410 and dropped, as any edit of a deleted note: \(pending)")
       #expect(await phone.refused.isEmpty, "an edit of a deleted note is dropped, not set aside as refused")
