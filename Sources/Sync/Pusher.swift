@@ -40,8 +40,10 @@ public nonisolated struct Pusher<C: Clock>: Sendable where C.Duration == Duratio
   /// in the same order. A batch that still fails after its retries ends the push with that
   /// failure (the caller keeps every unanswered mutation in its outbox); results of the batches
   /// before it are lost with it, which is safe: the server answers them again from its store.
-  public func push(_ mutations: [Mutation]) async throws(SyncError) -> [PushResult] {
-    // TODO: POST each batch to v1/sync/push through `policy.run`, the same body on every attempt.
+  /// Each batch carries `since`, the change token the caller last pulled; a server that refuses it
+  /// as older than its tombstone horizon (410) ends the push with `.tokenExpired`.
+  public func push(_ mutations: [Mutation], since: String? = nil) async throws(SyncError) -> [PushResult] {
+    // TODO: POST each batch, with `since`, to v1/sync/push through `policy.run`, the same body on every attempt; a 410 is `.tokenExpired`.
     throw .malformed(NotImplemented("Pusher.push").description)
   }
 }

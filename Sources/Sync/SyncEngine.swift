@@ -4,7 +4,9 @@
 // the outbox, takes each answer (applied: the edit leaves the outbox and the server's note becomes
 // the confirmed copy; 412: rebase and send again; 410: the note is gone, drop the edit; 400, 413,
 // 422: refused for good, set aside with its reason where the user can see it, so one bad edit
-// never holds back the rest), then pulls what other devices changed. An edit that breaks a limit
+// never holds back the rest), then pulls what other devices changed. A push refused because the
+// device's token predates the server's tombstone horizon is answered with a resync before the
+// next push: no edit may bring back a note whose delete the server no longer remembers. An edit that breaks a limit
 // the protocol states is refused here, before it is queued. Everything the engine knows is on disk, so a crash anywhere
 // loses nothing: a new engine on the same folder carries on where the old one stopped.
 import Foundation
@@ -90,16 +92,21 @@ public actor SyncEngine {
 
   /// Pushes the outbox, then pulls every change. A failure leaves every unanswered edit in the
   /// outbox and every applied page applied; the next sync carries on. An edit refused for good is
-  /// not a failure: it moves to `refused` and the sync goes on without it.
+  /// not a failure: it moves to `refused` and the sync goes on without it. Nor is a push refused
+  /// because the device's token predates the server's tombstone horizon: the engine resyncs, then
+  /// pushes again. An unsent edit of a note deleted elsewhere whose tombstone the server collected
+  /// goes out on the version it was made on, is answered 410 and dropped, as any edit of a note
+  /// deleted elsewhere is (a delete wins): it never recreates the note.
   public func sync() async throws(SyncError) {
-    // TODO: push in rounds and settle each result (200, 412, 410, refused for good), then pull.
+    // TODO: push in rounds and settle each result (200, 412, 410, refused for good), then pull;
+    // a push refused as past the tombstone horizon (`.tokenExpired`) resyncs before it pushes again.
     throw .malformed(NotImplemented("SyncEngine.sync").description)
   }
 }
 
 /// A `Pusher` on any clock: the engine holds one without naming its clock's type.
 nonisolated protocol MutationPushing: Sendable {
-  func push(_ mutations: [Mutation]) async throws(SyncError) -> [PushResult]
+  func push(_ mutations: [Mutation], since: String?) async throws(SyncError) -> [PushResult]
 }
 
 extension Pusher: MutationPushing {}

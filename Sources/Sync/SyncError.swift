@@ -11,7 +11,8 @@ public nonisolated enum SyncError: Error, Equatable, Sendable {
   case server(status: Int)
   /// The server's body did not decode, or a reply did not match its request.
   case malformed(String)
-  /// The change token is one the server no longer knows (410): start again from the beginning.
+  /// The change token is one the server no longer knows (410), on a pull, or on a push whose token
+  /// predates the server's tombstone horizon: start again from the beginning (before pushing again).
   case tokenExpired
   /// The disk refused a read or a write; the text says which and why.
   case disk(String)

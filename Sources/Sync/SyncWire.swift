@@ -7,8 +7,15 @@ public nonisolated struct PushBody: Codable, Equatable, Sendable {
   public static let maximumBatch = 100
 
   public var mutations: [Mutation]
+  /// The change token the device last pulled (nil: it never pulled). A server that collects
+  /// tombstones refuses a push whose token predates its horizon with 410 and applies nothing: the
+  /// device may hold an edit of a note deleted and collected since, which would bring it back.
+  public var since: String?
 
-  public init(mutations: [Mutation]) { self.mutations = mutations }
+  public init(mutations: [Mutation], since: String? = nil) {
+    self.mutations = mutations
+    self.since = since
+  }
 }
 
 /// The server's answer to one mutation of a push, in the order they were sent.
@@ -16,7 +23,8 @@ public nonisolated struct PushResult: Codable, Equatable, Sendable {
   /// The mutation's id.
   public var id: String
   /// 200 applied (or applied before: the stored answer), 412 the base is not the note's version
-  /// (nothing applied), 410 the note is deleted (nothing applied); 400, 413 or 422 the edit is
+  /// (nothing applied), 410 the note is deleted, its tombstone held or collected (nothing
+  /// applied); 400, 413 or 422 the edit is
   /// refused for good (nothing applied, and sending it again gets the same answer).
   public var status: Int
   /// The note as the server holds it after this mutation.

@@ -48,7 +48,9 @@ struct SyncMutation: Equatable {
   /// whole.
   /// `maximumValueBytes`: the server's cap on a value, the protocol's 4096 unless a test lowers it
   /// (a server that tightened a limit after an app shipped).
-  static func batch(_ body: Data, maximumValueBytes: Int = maximumValueBytes) throws(Refusal) -> [Checked] {
+  /// Also returns the body's `since`, the change token the client last pulled (nil: none, or it
+  /// never pulled), which the push is judged by against the tombstone horizon.
+  static func batch(_ body: Data, maximumValueBytes: Int = maximumValueBytes) throws(Refusal) -> (mutations: [Checked], since: String?) {
     let wire: Body
     do {
       wire = try JSONDecoder().decode(Body.self, from: body)
@@ -62,11 +64,12 @@ struct SyncMutation: Equatable {
     for (index, mutation) in wire.mutations.enumerated() {
       batch.append(try checked(mutation, at: "mutations[\(index)]", maximumValueBytes: maximumValueBytes))
     }
-    return batch
+    return (batch, wire.since)
   }
 
   private struct Body: Decodable {
     var mutations: [Wire]
+    var since: String?
   }
 
   /// A mutation as it arrives. `editedAt` is the device's clock, for display only: checked to be

@@ -53,10 +53,34 @@ public final class SyncService: Sendable {
     state.withLock { $0.applied[mutationID]?.record }
   }
 
+  /// Whether the mutation with this id was applied and created its note, the server holding no
+  /// note by that id, not even a tombstone: a test's proof that an edit of a note whose tombstone
+  /// was collected brought it back.
+  public func created(_ mutationID: String) -> Bool {
+    state.withLock { $0.applied[mutationID]?.created ?? false }
+  }
+
   /// Every token issued so far gets 410 from now on; a client without a token (`since` absent)
   /// still syncs, and gets a token of the new epoch.
   public func expireTokens() {
     state.withLock { $0.epoch += 1 }
+  }
+
+  /// Collects every tombstone the server holds, as a server that keeps them only down to a horizon
+  /// does: the feed no longer lists them, and from now on a change token older than the newest of
+  /// them is refused by the feed and by the push (410), so a device that may have missed one of
+  /// those deletes resyncs before its edits are taken. Returns the ids of the notes collected.
+  @discardableResult
+  public func collectTombstones() -> [String] {
+    state.withLock { $0.collectTombstones() }
+  }
+
+  /// The token at the tombstone horizon: the oldest a push or a pull is still taken from (nil
+  /// while no tombstone has been collected).
+  public var horizon: String? {
+    state.withLock { state in
+      state.horizon > 0 ? SyncToken(server: state.server, epoch: state.epoch, sequence: state.horizon, horizon: state.horizon).text : nil
+    }
   }
 
   /// Answers a request for a path under `/v1/sync/`.
@@ -77,16 +101,34 @@ public final class SyncService: Sendable {
 
   private func push(_ body: Data) -> HTTPReply {
     let batch: [SyncMutation.Checked]
+    let since: String?
     do {
-      batch = try SyncMutation.batch(body, maximumValueBytes: maximumValueBytes)
+      (batch, since) = try SyncMutation.batch(body, maximumValueBytes: maximumValueBytes)
     } catch {
       return .error(400, error.message)
     }
-    let outcomes = state.withLock { state in batch.map { state.push($0) } }
+    let outcomes: [SyncState.Outcome]? = state.withLock { state in
+      // A push from before the tombstone horizon may carry an edit of a note deleted and
+      // collected since: applied, it would bring the note back. Refused whole, nothing applied.
+      guard state.acceptsPush(since: since) else { return nil }
+      return batch.map { state.push($0) }
+    }
+    guard let outcomes else { return pastTheHorizon() }
     let results = zip(batch, outcomes).map { mutation, outcome in
       PushReply.Result(id: mutation.id, status: outcome.status, record: outcome.record, reason: outcome.reason)
     }
     return Self.reply(PushReply(results: results))
+  }
+
+  /// The answer to a push whose `since` predates the tombstone horizon: 410, nothing applied, with
+  /// the horizon's token, so a client knows to resync from the beginning before it pushes again.
+  private func pastTheHorizon() -> HTTPReply {
+    .json(
+      410,
+      [
+        "error": "the push's since predates the tombstone horizon: sync again from the beginning, then push",
+        "horizon": horizon ?? "",
+      ])
   }
 
   /// The body of a push's answer.
@@ -132,13 +174,15 @@ public final class SyncService: Sendable {
     return state.withLock { state in
       var after = 0
       if let since, !since.isEmpty {
-        guard let token = SyncToken(since), token.server == state.server, token.epoch == state.epoch, token.sequence <= state.sequence else {
+        guard let token = SyncToken(since), token.server == state.server, token.epoch == state.epoch, token.sequence <= state.sequence,
+          state.holdsEveryDelete(since: token)
+        else {
           return Self.expiredToken
         }
         after = token.sequence
       }
       let (page, more) = state.changes(after: after, limit: pageSize)
-      let next = SyncToken(server: state.server, epoch: state.epoch, sequence: page.last?.sequence ?? after)
+      let next = SyncToken(server: state.server, epoch: state.epoch, sequence: page.last?.sequence ?? after, horizon: state.horizon)
       return Self.reply(ChangePage(changes: page.map(\.note), next: next.text, more: more))
     }
   }

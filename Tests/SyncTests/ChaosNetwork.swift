@@ -208,6 +208,8 @@ final class ChaosNetwork: Sendable {
       }
     if outcome.fault != .delivered {
       history.add("    \(device): \(Self.describe(request)): \(outcome.fault.rawValue)\(code == .timedOut ? ", timed out" : "")")
+    } else if outcome.reply?.status == 410 {
+      history.add("    \(device): \(Self.describe(request)): 410\(request.httpMethod == "POST" ? ", older than the tombstone horizon" : "")")
     }
     record(
       Exchange(request: request, fault: outcome.fault, status: outcome.reply?.status, reply: outcome.reply?.body, code: code, outbox: outbox),

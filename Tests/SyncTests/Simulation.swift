@@ -183,6 +183,11 @@ struct Simulation {
     var made = Set<String>()
     /// The ids of each device's edits and deletes, in the order the user made them.
     var madeInOrder: [String: [(id: String, note: String)]] = [:]
+    /// The version each edit or delete was made on, by id, for the edits made on a version above 0:
+    /// the note existed on the server, so none of them may be applied as a note's first version.
+    var madeOnAVersion: [String: (device: String, note: String, base: Int)] = [:]
+    /// Every note whose tombstone the server collected: deleted, though the server no longer says so.
+    var collected = Set<String>()
     /// A new mutation that `device`'s call at `step` put at the end of its outbox: it is made on
     /// the version the device held of its note (0 for one it never saw), and carries the time the
     /// device's clock gave, to the millisecond.
@@ -191,6 +196,7 @@ struct Simulation {
       let old = Set(before.map(\.id))
       guard let new = after.last, !old.contains(new.id) else { return }
       madeInOrder[device.name, default: []].append((new.id, new.note))
+      if new.base > 0 { madeOnAVersion[new.id] = (device.name, new.note, new.base) }
       if new.base != heldVersion {
         problems.append(
           "step \(step): \(device.name)'s new edit of \(new.note) is made on v\(new.base), but the device holds v\(heldVersion) of it (0: never seen): the server reads the base as the version the user saw"
@@ -397,7 +403,7 @@ struct Simulation {
       case 66..<68:
         let file = network.draw(2) == 0 ? "outbox.json" : "notes.json"
         history.add("\(step). \(device.name)'s \(file) is garbled on disk and the app relaunches; then the file is repaired and it relaunches again")
-        problems += await garbled(device, file: file, network: network, step: step)
+        problems += await garbled(device, file: file, network: network, collected: collected, step: step)
         ledger.forget(device.name)
       case 68..<76:
         device.online.toggle()
@@ -406,6 +412,13 @@ struct Simulation {
           let minutes = 1 + network.draw(120)
           move(time, by: .seconds(60 * minutes))
           history.add("\(step). \(device.name) comes back online, \(minutes) minutes later\(device.askedOffline ? ", with a sync asked for" : "")")
+          // Half the time the server collected its tombstones while the device was away: the
+          // device's token now predates the horizon, and it may hold edits of the notes collected.
+          if network.draw(2) == 0 {
+            let gone = network.server.collectTombstones()
+            collected.formUnion(gone)
+            history.add("    while \(device.name) was away, the server collected its tombstones (\(gone.isEmpty ? "none held" : gone.joined(separator: ", ")))")
+          }
         } else {
           history.add("\(step). \(device.name) goes offline")
         }
@@ -419,7 +432,7 @@ struct Simulation {
         history.add("\(step). \(device.name) crashes after \(writes) more writes, during a sync, and relaunches")
         device.disk.writesBeforeCrash = writes
         problems += await sync(device, network: network, ledger: &ledger, history: history, step: step).problems
-        problems += await relaunch(device, network: network, waiting: before.pending, step: step)
+        problems += await relaunch(device, network: network, waiting: before.pending, collected: collected, step: step)
         ledger.forget(device.name)
       case 84..<88:
         let writes = 1 + network.draw(3)
@@ -467,10 +480,12 @@ struct Simulation {
       }
       for other in devices {
         problems += await shape(of: other, step: step, versions: &versions)
-        problems += await stillShown(other, since: &onScreen, server: network.server, step: step)
-        problems += await kept(acknowledged.values.filter { $0.device == other.name }, by: other, server: network.server, step: step)
+        problems += await stillShown(other, since: &onScreen, server: network.server, collected: collected, step: step)
+        problems += await kept(
+          acknowledged.values.filter { $0.device == other.name }, by: other, server: network.server, collected: collected, step: step)
         problems += inOrder(madeInOrder[other.name, default: []], by: other, server: network.server, step: step)
       }
+      problems += neverBroughtBack(madeOnAVersion, server: network.server, step: step)
       if !problems.isEmpty { return failure(step) }
     }
 
@@ -483,7 +498,7 @@ struct Simulation {
       device.online = true
       network.setOnline(device.name, true)
       let waiting = await device.engine.pending
-      problems += await relaunch(device, network: network, waiting: waiting, step: steps + 1)
+      problems += await relaunch(device, network: network, waiting: waiting, collected: collected, step: steps + 1)
       ledger.forget(device.name)
     }
     if !problems.isEmpty { return failure(steps) }
@@ -494,7 +509,8 @@ struct Simulation {
         if let error = outcome.error { problems.append("\(device.name)'s sync \(round) after the heal failed: \(error)") }
       }
     }
-    problems += await check(devices, server: network.server, acknowledged: acknowledged)
+    problems += await check(devices, server: network.server, acknowledged: acknowledged, collected: collected)
+    problems += neverBroughtBack(madeOnAVersion, server: network.server, step: steps + 2)
     if network.server.appliedCount > made.count {
       problems.append(
         "the server applied \(network.server.appliedCount) mutations, but the outboxes only ever held \(made.count) different ids: an edit went out under more than one id"
@@ -531,7 +547,7 @@ struct Simulation {
   /// what it showed was not on disk); or an edit that waited in its outbox before the step is
   /// neither there nor applied by the server nor set aside as refused (nor dropped because the
   /// server deleted its note).
-  private static func relaunch(_ device: Device, network: ChaosNetwork, waiting: [Mutation], step: Int) async -> [String] {
+  private static func relaunch(_ device: Device, network: ChaosNetwork, waiting: [Mutation], collected: Set<String>, step: Int) async -> [String] {
     let held = (pending: await device.engine.pending, confirmed: await device.engine.confirmed)
     do {
       try device.relaunch()
@@ -552,7 +568,7 @@ struct Simulation {
       )
     }
     let kept = Set(found.pending.map(\.id)).union(await device.engine.refused.map(\.id))
-    let deleted = Set(network.server.notes.filter(\.deleted).map(\.id))
+    let deleted = Set(network.server.notes.filter(\.deleted).map(\.id)).union(collected)
     let lost = waiting.filter { !kept.contains($0.id) && !network.server.applied($0.id) && !deleted.contains($0.note) }
     if !lost.isEmpty {
       problems.append(
@@ -565,10 +581,12 @@ struct Simulation {
   /// A note a device had confirmed and showed at the end of the last step is still on its screen,
   /// unless a delete hides it (a tombstone on the server, or one unsent on the device): a resync, a
   /// crash or a failed sync never blanks a note no device deleted.
-  private static func stillShown(_ device: Device, since shownBefore: inout [String: Set<String>], server: SyncService, step: Int) async -> [String] {
+  private static func stillShown(
+    _ device: Device, since shownBefore: inout [String: Set<String>], server: SyncService, collected: Set<String>, step: Int
+  ) async -> [String] {
     let confirmed = await device.engine.confirmed
     let (pending, shown) = await device.state()
-    let tombstones = Set(server.notes.filter(\.deleted).map(\.id))
+    let tombstones = Set(server.notes.filter(\.deleted).map(\.id)).union(collected)
     let deletedHere = Set(pending.filter(\.delete).map(\.note))
     let lost = (shownBefore[device.name] ?? []).filter { shown[$0] == nil && !tombstones.contains($0) && !deletedHere.contains($0) }.sorted()
     shownBefore[device.name] = Set(confirmed.filter { !$0.value.deleted && shown[$0.key] != nil }.keys)
@@ -780,7 +798,7 @@ struct Simulation {
   /// Garbles `file` on the device's disk and relaunches it: the open must fail with an error, not
   /// read the file as empty (the next write would put nothing over the user's edits); then the
   /// file is repaired and a relaunch finds what the app held.
-  private static func garbled(_ device: Device, file: String, network: ChaosNetwork, step: Int) async -> [String] {
+  private static func garbled(_ device: Device, file: String, network: ChaosNetwork, collected: Set<String>, step: Int) async -> [String] {
     let url = device.folder.appendingPathComponent(file)
     let waiting = await device.engine.pending
     guard let old = device.disk.garble(url) else {
@@ -797,7 +815,7 @@ struct Simulation {
       network.history.add("    \(device.name) cannot open it: \(error)")
     }
     device.disk.restore(old, at: url)
-    return problems + (await relaunch(device, network: network, waiting: waiting, step: step))
+    return problems + (await relaunch(device, network: network, waiting: waiting, collected: collected, step: step))
   }
 
   /// The server applies one device's edits of a note in the order the user made them: their
@@ -820,13 +838,13 @@ struct Simulation {
   /// The acknowledged edits of one device, checked after every step: each is still in its outbox,
   /// or applied by the server with the value the user gave (and then the device's confirmed copy
   /// is at least as new as what it made), unless a delete won.
-  private static func kept(_ edits: [Acknowledged], by device: Device, server: SyncService, step: Int) async -> [String] {
+  private static func kept(_ edits: [Acknowledged], by device: Device, server: SyncService, collected: Set<String>, step: Int) async -> [String] {
     var problems: [String] = []
     let pending = await device.engine.pending
     let waiting = Set(pending.map(\.id))
     let confirmed = await device.engine.confirmed
     let setAside = Set(await device.engine.refused.map(\.id))
-    let tombstones = Set(server.notes.filter(\.deleted).map(\.id))
+    let tombstones = Set(server.notes.filter(\.deleted).map(\.id)).union(collected)
     for edit in edits.sorted(by: { ($0.note, $0.field ?? "") < ($1.note, $1.field ?? "") }) where !waiting.contains(edit.id) {
       let what = edit.field.map { "edit \(edit.note).\($0) = \(edit.value ?? "")" } ?? "delete of \(edit.note)"
       // A delete wins: it drops the note's earlier edits, sent or not.
@@ -860,12 +878,28 @@ struct Simulation {
     return problems
   }
 
+  /// No edit made on a version of a note creates it on the server: the note existed, so the server
+  /// holds no note by that id only because it collected the note's tombstone, and the edit went
+  /// out as a create, bringing back a note a device deleted.
+  private static func neverBroughtBack(
+    _ madeOnAVersion: [String: (device: String, note: String, base: Int)], server: SyncService, step: Int
+  ) -> [String] {
+    madeOnAVersion.sorted { $0.key < $1.key }.compactMap { id, made in
+      guard server.created(id) else { return nil }
+      let now = server.notes.first { $0.id == made.note }.map { "v\($0.version)\($0.deleted ? " deleted" : "")" } ?? "nothing"
+      return
+        "step \(step): \(made.device)'s edit of \(made.note), made on v\(made.base), created \(made.note) on the server (which holds \(now) of it): the note was deleted and its tombstone collected, and the edit went out as a create and brought back a note a device deleted"
+    }
+  }
+
   /// Moves the history's time on (a synchronous call: no task is waiting for it).
   private static func move(_ time: ManualClock, by duration: Duration) {
     time.advance(by: duration)
   }
 
-  private static func check(_ devices: [Device], server: SyncService, acknowledged: [String: Acknowledged]) async -> [String] {
+  private static func check(
+    _ devices: [Device], server: SyncService, acknowledged: [String: Acknowledged], collected: Set<String>
+  ) async -> [String] {
     var problems: [String] = []
     let serverNotes = Dictionary(uniqueKeysWithValues: server.notes.map { ($0.id, $0) })
     let live = serverNotes.values.filter { !$0.deleted }.reduce(into: [String: [String: String]]()) { $0[$1.id] = $1.fields }
@@ -886,6 +920,8 @@ struct Simulation {
       }
       for (id, record) in confirmed {
         let held = serverNotes[id]
+        // A tombstone the server has since collected: the device learned of the delete, and keeps it.
+        if held == nil, record.deleted, collected.contains(id) { continue }
         if held?.version != record.version || held?.deleted != record.deleted || held?.fields != record.fields {
           problems.append(
             "\(device.name)'s confirmed copy of \(id) is v\(record.version)\(record.deleted ? " deleted" : "") \(record.fields), the server's v\(held?.version ?? 0)"
@@ -896,7 +932,7 @@ struct Simulation {
     var setAside: [String: Set<String>] = [:]
     for device in devices { setAside[device.name] = Set(await device.engine.refused.map(\.id)) }
     for (what, edit) in acknowledged.sorted(by: { $0.key < $1.key }) {
-      if serverNotes[edit.note]?.deleted == true { continue }
+      if serverNotes[edit.note]?.deleted == true || collected.contains(edit.note) { continue }
       if (edit.value?.utf8.count ?? 0) > serverValueCap {
         if setAside[edit.device]?.contains(edit.id) != true {
           problems.append(

@@ -7,7 +7,9 @@ import Sync
 /// size and from the token it holds, starting over once a sync after a 410; a batch is no bigger
 /// than the app's batch size (both held to what the server takes), and no note's oldest edit is
 /// passed over for a newer one; an edit the server answered for good is not sent again, nor one
-/// made on top of an applied edit with that edit's old base; no note goes out in more rounds than
+/// made on top of an applied edit with that edit's old base, nor any edit after a push refused as
+/// older than the tombstone horizon until the resync that follows has its last page; no note goes
+/// out in more rounds than
 /// `SyncEngine.maximumPushRounds`; a push is retried exactly as chapter 3's policy says, waiting
 /// on the engine's clock. What a device learned from a reply it forgets when it relaunches or its
 /// disk refuses a write (it may then rightly ask again).
@@ -73,6 +75,8 @@ struct WireLedger {
     var previous: ChaosNetwork.Exchange?
     var sentNotes = Set<String>()
     var startsOver = 0
+    // A push was refused as older than the tombstone horizon and no pull has brought a last page since.
+    var resyncOwed = false
     // How many pushes carried each note's edits in this sync, a resend of the same push not
     // counted: a round carries a note once.
     var rounds: [String: Int] = [:]
@@ -120,10 +124,17 @@ struct WireLedger {
         } else if exchange.status == 200, let reply = exchange.reply, let page = try? SyncJSON.decoder().decode(ChangePage.self, from: reply) {
           tokens.insert(page.next)
           writesAllowed += 1
+          if !page.more { resyncOwed = false }
         }
         continue
       }
       guard exchange.isPush, let body = exchange.request.httpBody else { continue }
+      if resyncOwed {
+        problems.append(
+          "step \(step): \(device) pushed again after its push was refused as older than the server's tombstone horizon (410), before a pull brought its last page: an edit it sends before the copy is whole may be of a note deleted elsewhere and collected, and bring it back"
+        )
+        resyncOwed = false
+      }
       if let earlier = previous, earlier.isPush, earlier.request.httpBody == body {
         attempts += 1
         retries += 1
@@ -170,6 +181,16 @@ struct WireLedger {
             "step \(step): \(device) sent an edit of \(mutation.note) on v\(mutation.base) after the server had applied its earlier edit on v\(mutation.base), making v\(earlier.version), in a reply \(device) got: an edit made on top of the applied one is now on v\(earlier.version), and sent on v\(mutation.base) it meets a 412 for the device's own change"
           )
         }
+      }
+      if exchange.status == 410 {
+        // Refused whole: the device's token predates the tombstone horizon. It starts its copy
+        // over from the beginning (one write of its notes) and pushes nothing until that copy is whole.
+        holdsToken.remove(device)
+        applied = [:]
+        self.applied[device] = nil
+        writesAllowed += 1
+        resyncOwed = true
+        continue
       }
       guard exchange.status == 200, let reply = exchange.reply, let results = try? SyncJSON.decoder().decode(PushReply.self, from: reply).results
       else { continue }

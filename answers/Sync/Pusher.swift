@@ -40,23 +40,25 @@ public nonisolated struct Pusher<C: Clock>: Sendable where C.Duration == Duratio
   /// in the same order. A batch that still fails after its retries ends the push with that
   /// failure (the caller keeps every unanswered mutation in its outbox); results of the batches
   /// before it are lost with it, which is safe: the server answers them again from its store.
-  public func push(_ mutations: [Mutation]) async throws(SyncError) -> [PushResult] {
+  /// Each batch carries `since`, the change token the caller last pulled; a server that refuses it
+  /// as older than its tombstone horizon (410) ends the push with `.tokenExpired`.
+  public func push(_ mutations: [Mutation], since: String? = nil) async throws(SyncError) -> [PushResult] {
     var results: [PushResult] = []
     var start = mutations.startIndex
     while start < mutations.endIndex {
       let end = min(start + batchSize, mutations.endIndex)
       let batch = Array(mutations[start..<end])
-      results += try await send(batch)
+      results += try await send(batch, since: since)
       start = end
     }
     return results
   }
 
   /// One batch: one request body, encoded once and sent as is on every attempt.
-  private func send(_ batch: [Mutation]) async throws(SyncError) -> [PushResult] {
+  private func send(_ batch: [Mutation], since: String?) async throws(SyncError) -> [PushResult] {
     let body: Data
     do {
-      body = try SyncJSON.encoder().encode(PushBody(mutations: batch))
+      body = try SyncJSON.encoder().encode(PushBody(mutations: batch, since: since))
     } catch {
       throw .malformed("the push could not be encoded: \(error)")
     }
@@ -75,6 +77,8 @@ public nonisolated struct Pusher<C: Clock>: Sendable where C.Duration == Duratio
         }
         return try NetworkError.decode(PushReply.self, from: data, using: SyncJSON.decoder())
       }
+    } catch .http(status: 410, _, _) {
+      throw .tokenExpired
     } catch {
       throw SyncError(error)
     }

@@ -4,7 +4,9 @@
 // the outbox, takes each answer (applied: the edit leaves the outbox and the server's note becomes
 // the confirmed copy; 412: rebase and send again; 410: the note is gone, drop the edit; 400, 413,
 // 422: refused for good, set aside with its reason where the user can see it, so one bad edit
-// never holds back the rest), then pulls what other devices changed. An edit that breaks a limit
+// never holds back the rest), then pulls what other devices changed. A push refused because the
+// device's token predates the server's tombstone horizon is answered with a resync before the
+// next push: no edit may bring back a note whose delete the server no longer remembers. An edit that breaks a limit
 // the protocol states is refused here, before it is queued. Everything the engine knows is on disk, so a crash anywhere
 // loses nothing: a new engine on the same folder carries on where the old one stopped.
 import Foundation
@@ -97,9 +99,26 @@ public actor SyncEngine {
 
   /// Pushes the outbox, then pulls every change. A failure leaves every unanswered edit in the
   /// outbox and every applied page applied; the next sync carries on. An edit refused for good is
-  /// not a failure: it moves to `refused` and the sync goes on without it.
+  /// not a failure: it moves to `refused` and the sync goes on without it. Nor is a push refused
+  /// because the device's token predates the server's tombstone horizon: the engine resyncs, then
+  /// pushes again. An unsent edit of a note deleted elsewhere whose tombstone the server collected
+  /// goes out on the version it was made on, is answered 410 and dropped, as any edit of a note
+  /// deleted elsewhere is (a delete wins): it never recreates the note.
   public func sync() async throws(SyncError) {
-    try await push()
+    do throws(SyncError) {
+      try await push()
+    } catch .tokenExpired {
+      // The server collected tombstones this device may not have seen: an edit sent now could
+      // bring back a note deleted elsewhere. The copy is made whole again first.
+      try await resync()
+      try await push()
+    }
+    try await puller.pull(into: store)
+  }
+
+  /// A resync from the beginning, or the one under way carried on.
+  private func resync() async throws(SyncError) {
+    if !(await store.isResyncing) { try await store.beginResync() }
     try await puller.pull(into: store)
   }
 
@@ -109,7 +128,7 @@ public actor SyncEngine {
       var seen = Set<String>()
       let round = pending.filter { seen.insert($0.note).inserted }
       guard !round.isEmpty else { return }
-      for result in try await pusher.push(round) {
+      for result in try await pusher.push(round, since: await store.token) {
         guard let sent = round.first(where: { $0.id == result.id }) else {
           throw .malformed("the push answered for mutation \(result.id), which was not sent")
         }
@@ -157,7 +176,7 @@ public actor SyncEngine {
 
 /// A `Pusher` on any clock: the engine holds one without naming its clock's type.
 nonisolated protocol MutationPushing: Sendable {
-  func push(_ mutations: [Mutation]) async throws(SyncError) -> [PushResult]
+  func push(_ mutations: [Mutation], since: String?) async throws(SyncError) -> [PushResult]
 }
 
 extension Pusher: MutationPushing {}
