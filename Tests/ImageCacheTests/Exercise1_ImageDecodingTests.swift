@@ -163,4 +163,19 @@ struct Exercise1_ImageDecodingTests {
       try small.decode(SampleImages.gif(width: 1_201, height: 1))
     }
   }
+
+  @Test("the default pixel limit is 50 megapixels, counted in millions: 10,000 × 5,000 decodes, one row more is .tooLarge")
+  func theDefaultPixelLimitIsFiftyMegapixels() throws {
+    #expect(decoder.maximumPixelCount == 50_000_000, "the documented default is 50 megapixels, 50,000,000 pixels; got \(decoder.maximumPixelCount)")
+    let atLimit = try decoder.decode(SampleImages.png(width: 10_000, height: 5_000))
+    #expect(
+      atLimit.width == 10_000 && atLimit.height == 5_000,
+      "10,000 × 5,000 is exactly 50,000,000 pixels, the default limit, and must decode; got \(atLimit.width) × \(atLimit.height)")
+    #expect(
+      throws: ImageDecodingError.tooLarge(width: 10_000, height: 5_001),
+      "10,000 × 5,001 is 50,010,000 pixels, over the default of 50,000,000 (about 200 MB decoded): .tooLarge"
+    ) {
+      try decoder.decode(SampleImages.png(width: 10_000, height: 5_001))
+    }
+  }
 }

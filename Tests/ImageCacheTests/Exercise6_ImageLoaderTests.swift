@@ -185,6 +185,39 @@ struct Exercise6_ImageLoaderTests {
     }
   }
 
+  @Test("stale-while-revalidate: a visible load during the background refresh joins its fetch")
+  func aLoadDuringTheBackgroundRefreshJoinsIt() async throws {
+    try await withTemporaryDirectory("loader") { directory in
+      let time = ManualClock()
+      let network = ManualClock()
+      let fetches = Counter()
+      let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
+      try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
+      await time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
+      let loader = ImageLoader(
+        fetch: { url in
+          fetches.increment()
+          try await network.sleep(for: .seconds(1))
+          return (SampleImages.png(width: 5, height: 5), StubURLProtocol.response(for: URLRequest(url: url)))
+        }, diskCache: disk)
+      let stale = try await loader.image(for: url, policy: .staleWhileRevalidate)
+      #expect(stale.width == 1, "the expired copy should be returned at once, not after the network")
+      await network.waitForSleepers(1)  // the background refresh is asleep in its fetch
+      let visible = Task { try await loader.image(for: url, policy: .networkOnly) }
+      // Once everything is parked, the visible load has either joined the refresh's flight or
+      // sent a request of its own.
+      await settle()
+      #expect(
+        fetches.value == 1 && network.sleepers == 1,
+        "a visible load made while the background refresh is in flight should join its fetch, not send its own: \(fetches.value) fetches (the refresh must go through the coalescer)")
+      await network.run()  // the one fetch answers
+      let fresh = try await visible.value
+      #expect(fresh.width == 5, "the visible load should get the refreshed image")
+      await loader.waitForBackgroundRefreshes()
+      #expect(fetches.value == 1, "one refresh and one visible load of the same URL should make one fetch, not \(fetches.value)")
+    }
+  }
+
   @Test("stale-while-revalidate: a failed refresh leaves the stale copy stale, so the next read tries again")
   func failedRefreshKeepsTheCopyStale() async throws {
     try await withTemporaryDirectory("loader") { directory in
