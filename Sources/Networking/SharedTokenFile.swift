@@ -66,6 +66,6 @@ public nonisolated struct SharedTokenFile: Sendable {
   ) -> TokenStore.Refresh {
     // TODO: under the lock, read the file again; send `refreshToken` only if the file still holds
     // it, and write the new pair before the lock is released.
-    { _ in throw NotImplemented("SharedTokenFile.refreshing") }
+    { _ in throw NetworkError.encoding(NotImplemented("SharedTokenFile.refreshing").description) }
   }
 }
