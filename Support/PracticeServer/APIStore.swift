@@ -102,13 +102,16 @@ public final class APIStore: Sendable {
   }
 
   /// Tokens for a sign-in (a new family, `family == nil`) or for a refresh (the family goes on).
-  private static func issue(_ state: inout State, email: String, family: Int? = nil, generation: Int, lifetime: TimeInterval) -> (
+  private static func issue(_ state: inout State, email: String, family continued: Int? = nil, generation: Int, lifetime: TimeInterval) -> (
     tokens: (accessToken: String, refreshToken: String), json: [String: Any]
   ) {
-    let family = family ?? {
+    let family: Int
+    if let continued {
+      family = continued
+    } else {
       state.nextFamily += 1
-      return state.nextFamily
-    }()
+      family = state.nextFamily
+    }
     state.nextToken += 1
     let salt = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     let access = "at-\(state.nextToken)-\(salt)"

@@ -40,7 +40,8 @@ struct Exercise4_SharedTokenTests {
 
         #expect(
           server.refreshTokenReuses == 0,
-          "no process may present a refresh token the other has rotated away (RFC 9700 §4.14.2): the server saw \(server.refreshTokenReuses) reuse(s), which revoke the sign-in; \(said)")
+          "no process may present a refresh token the other has rotated away (RFC 9700 §4.14.2): the server saw \(server.refreshTokenReuses) reuse(s), which revoke the sign-in; \(said)"
+        )
         #expect(
           server.refreshCount == 1,
           "one refresh of the shared token reaches the server whichever process asks, not one per process: it saw \(server.refreshCount); \(said)")
