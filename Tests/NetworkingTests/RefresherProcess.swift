@@ -5,20 +5,24 @@ import Testing
 /// read line by line on a thread of its own, its standard input for the go-ahead. Every wait is
 /// for a line or for the end of the output, never for time to pass.
 final class RefresherProcess: @unchecked Sendable {
-  /// The program, built by SwiftPM beside the test bundle in the same products folder (its path
-  /// is asked of the running test, never written down: the build engines lay folders out apart).
+  /// The program, built by SwiftPM into the products folder that holds the test bundle (its path
+  /// is read from the running test, never written down: the build engines lay folders out apart).
+  /// The bundle's own folder first, then up to three folders above it, for a layout that puts the
+  /// test binary deeper than the executables.
   static func program() throws -> URL {
-    let folder: URL?
-    #if os(macOS)
-      // The test bundle is loaded by a helper tool; the bundle itself sits in the products folder.
-      folder = Bundle.allBundles.first { $0.bundleURL.pathExtension == "xctest" }?.bundleURL.deletingLastPathComponent()
+    #if canImport(Darwin)
+      // The tests are loaded into a helper tool: the bundle that holds this class is the test bundle.
+      let testBinary = Bundle(for: RefresherProcess.self).bundleURL
     #else
-      folder = Bundle.main.executableURL?.deletingLastPathComponent()
+      let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     #endif
-    guard let folder, FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("token-refresher").path) else {
-      throw RefresherMissing(folder: folder?.path ?? "(no test bundle found)")
+    var folder = testBinary.deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("token-refresher")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      folder = folder.deletingLastPathComponent()
     }
-    return folder.appendingPathComponent("token-refresher")
+    throw RefresherMissing(folder: testBinary.deletingLastPathComponent().path)
   }
 
   struct RefresherMissing: Error, CustomStringConvertible {
