@@ -58,4 +58,46 @@ struct Exercise4_SharedTokenTests {
       }
     }
   }
+
+  @Test("a token another process rotated while this one waited is taken from the file, and nothing is sent")
+  func aTokenRotatedMeanwhileIsTakenFromTheFile() async throws {
+    try await withTemporaryDirectory("shared-token") { folder in
+      let shared = SharedTokenFile(directory: folder.url)
+      let now = Date(timeIntervalSince1970: 1_800_000_000)
+      let rotated = AuthToken(accessToken: "a2", refreshToken: "r2", expiresAt: now + 600)
+      try await shared.write(rotated)
+      let sent = LockedBox<[String]>([])
+      let refresh = shared.refreshing(now: { now }) { refreshToken in
+        sent.mutate { $0.append(refreshToken) }
+        return TokenGrant(accessToken: "a3", refreshToken: "r3", expiresIn: 3_600)
+      }
+      let grant = try await refresh("r1")
+      #expect(sent.value.isEmpty, "r1 was rotated away by the other process: sending it is reuse, yet it sent \(sent.value)")
+      #expect(
+        grant == TokenGrant(accessToken: "a2", refreshToken: "r2", expiresIn: 600),
+        "the answer is the file's token, with the 600 s it has left: \(grant)")
+      let kept = try shared.read()
+      #expect(kept == rotated, "the file keeps the other process's token: \(String(describing: kept))")
+
+      let next = try await refresh("r2")
+      #expect(sent.value == ["r2"], "the file's own refresh token is the one sent: \(sent.value)")
+      let written = try shared.read()
+      #expect(
+        next.refreshToken == "r3" && written?.refreshToken == "r3",
+        "the new pair is written to the file before the refresh returns: \(String(describing: written))")
+    }
+  }
+
+  @Test("a dead refresh token (400 invalid_grant) is dead for every process: the shared file is cleared")
+  func aDeadRefreshTokenClearsTheSharedFile() async throws {
+    try await withTemporaryDirectory("shared-token") { folder in
+      let shared = SharedTokenFile(directory: folder.url)
+      try await shared.write(AuthToken(accessToken: "a1", refreshToken: "r1", expiresAt: Date() + 600))
+      let invalidGrant = NetworkError.http(status: 400, body: Data(#"{"error":"invalid_grant"}"#.utf8))
+      let refresh = shared.refreshing { _ in throw invalidGrant }
+      await #expect(throws: invalidGrant, "the refresh's own failure reaches the store") { try await refresh("r1") }
+      let left = try shared.read()
+      #expect(left == nil, "the other process must not send r1 again: the file is cleared, got \(String(describing: left))")
+    }
+  }
 }
