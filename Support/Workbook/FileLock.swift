@@ -17,9 +17,9 @@ import Foundation
 /// process dies: a crashed extension never leaves the app waiting. It is advisory: it orders only
 /// the code that takes it.
 ///
-/// On iOS, a process suspended while it holds a lock in a shared container is terminated
-/// (0xdead10cc, "suspended with locked file"): hold it only across a short piece of work, and
-/// from an app, inside `beginBackgroundTask` so the app is not suspended holding it.
+/// On iOS, a process suspended while it holds a file lock is terminated (0xdead10cc): hold it only
+/// across a short piece of work, and from an app, inside `beginBackgroundTask`, so the app is not
+/// suspended holding it.
 public enum FileLock {
   /// Runs `body` while this process holds the exclusive lock on the file at `url` (created, empty,
   /// if missing), and releases it when `body` returns or throws. Waiting for another holder
