@@ -163,6 +163,16 @@ for chapter in chapters {
       swiftSettings: nonsendingSettings))
 }
 
+// Chapter 3's second process: a small program that shares a token with another copy of itself
+// through a folder, as an app and its extension share an App Group container. The chapter's tests
+// start it twice and ask both to refresh at once; it is built from the same Networking module as
+// the tests (the learner's, the answer or a mutant).
+if chapters.contains(where: { $0.module == "Networking" }) {
+  targets.append(
+    .executableTarget(
+      name: "token-refresher", dependencies: ["Networking"], path: "Support/TokenRefresher", swiftSettings: swiftSettings))
+}
+
 // `make bench`: one release executable that measures the reference answers of every chapter in
 // the package graph (each section is compiled only when its chapter's module is present).
 if tools {

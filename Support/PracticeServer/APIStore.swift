@@ -22,6 +22,13 @@ public final class APIStore: Sendable {
     var expiresAt: Date
   }
 
+  /// A refresh token's owner and its family: the chain of refresh tokens one sign-in started, each
+  /// rotated into the next (RFC 9700 §4.14.2).
+  struct RefreshRecord {
+    var email: String
+    var family: Int
+  }
+
   struct Comment {
     var id: String
     var author: String
@@ -43,7 +50,13 @@ public final class APIStore: Sendable {
   struct State {
     var users: [String: UserRecord] = [:]
     var access: [String: AccessRecord] = [:]
-    var refresh: [String: String] = [:]
+    /// The refresh tokens that work: at most one per family, its newest.
+    var refresh: [String: RefreshRecord] = [:]
+    /// Refresh tokens rotated away, and their family: presenting one again is reuse.
+    var retired: [String: Int] = [:]
+    var nextFamily = 0
+    /// How many refreshes presented a retired refresh token.
+    var refreshTokenReuses = 0
     /// Newest first.
     var posts: [PostRecord] = []
     var nextPost = 0
@@ -80,16 +93,32 @@ public final class APIStore: Sendable {
     state.withLock { Self.issue(&$0, email: email, generation: generation, lifetime: tokenLifetime).tokens }
   }
 
-  private static func issue(_ state: inout State, email: String, generation: Int, lifetime: TimeInterval) -> (
+  /// How many refreshes presented a refresh token that had been rotated away: each revoked its family.
+  var refreshTokenReuses: Int { state.withLock { $0.refreshTokenReuses } }
+
+  /// Whether `refreshToken` would be accepted now: it is its family's newest and the family stands.
+  func acceptsRefreshToken(_ refreshToken: String) -> Bool {
+    state.withLock { $0.refresh[refreshToken] != nil }
+  }
+
+  /// Tokens for a sign-in (a new family, `family == nil`) or for a refresh (the family goes on).
+  private static func issue(_ state: inout State, email: String, family continued: Int? = nil, generation: Int, lifetime: TimeInterval) -> (
     tokens: (accessToken: String, refreshToken: String), json: [String: Any]
   ) {
+    let family: Int
+    if let continued {
+      family = continued
+    } else {
+      state.nextFamily += 1
+      family = state.nextFamily
+    }
     state.nextToken += 1
     let salt = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     let access = "at-\(state.nextToken)-\(salt)"
     let refresh = "rt-\(state.nextToken)-\(salt)"
     let expiresAt = Date().addingTimeInterval(lifetime)
     state.access[access] = AccessRecord(email: email, generation: generation, expiresAt: expiresAt)
-    state.refresh[refresh] = email
+    state.refresh[refresh] = RefreshRecord(email: email, family: family)
     // The lifetime in whole seconds, not the server's expiry date (RFC 6749 §5.1 `expires_in`): a
     // client counts it from the answer's arrival on its own clock, however far that clock is off.
     return (
@@ -190,17 +219,28 @@ public final class APIStore: Sendable {
         let body = Self.json(request.body)
         // RFC 6749 §5.2: an invalid, expired, revoked or already used refresh token is 400 with
         // `"error": "invalid_grant"`, not 401 (which is for a client that failed to authenticate).
-        guard let token = body["refresh_token"] as? String, let email = state.refresh.removeValue(forKey: token) else {
+        // Rotation (RFC 9700 §4.14.2): the token presented is retired and a new one issued in its
+        // family; a retired token presented again means two parties hold the family, so the
+        // family's newest token is revoked too, and the whole family is signed out.
+        let token = body["refresh_token"] as? String ?? ""
+        guard let record = state.refresh.removeValue(forKey: token) else {
+          var description = "unknown, expired or already used refresh token"
+          if let family = state.retired[token] {
+            state.refreshTokenReuses += 1
+            state.refresh = state.refresh.filter { $0.value.family != family }
+            description = "a refresh token that was already used: the session is revoked"
+          }
           return .json(
-            400, ["error": "invalid_grant", "error_description": "unknown, expired or already used refresh token"],
-            headers: [("Cache-Control", "no-store")])
+            400, ["error": "invalid_grant", "error_description": description], headers: [("Cache-Control", "no-store")])
         }
-        return .json(200, Self.issue(&state, email: email, generation: generation, lifetime: lifetime).json)
+        state.retired[token] = record.family
+        return .json(
+          200, Self.issue(&state, email: record.email, family: record.family, generation: generation, lifetime: lifetime).json)
 
       case ("POST", 2, "auth", "logout", _):
         guard let email = signedIn else { return Self.unauthorized }
         state.access = state.access.filter { $0.value.email != email }
-        state.refresh = state.refresh.filter { $0.value != email }
+        state.refresh = state.refresh.filter { $0.value.email != email }
         return HTTPReply(status: 204)
 
       case ("GET", 2, "users", "me", _):

@@ -123,6 +123,16 @@ public final class PracticeServer: Sendable {
   /// How many times `/v1/auth/refresh` has been called.
   public var refreshCount: Int { requestCount("/v1/auth/refresh") }
 
+  /// How many refreshes presented a refresh token that had already been rotated away. Each one
+  /// revoked its sign-in's family, as rotation treats such reuse as theft (RFC 9700 §4.14.2).
+  public var refreshTokenReuses: Int { store.refreshTokenReuses }
+
+  /// Whether a refresh with `refreshToken` would succeed now: it is the newest of its family and
+  /// the family was not revoked.
+  public func acceptsRefreshToken(_ refreshToken: String) -> Bool {
+    store.acceptsRefreshToken(refreshToken)
+  }
+
   /// Signs in the seeded user without HTTP and returns `(accessToken, refreshToken)`.
   public func issueTokens(email: String = APIStore.seededEmail) -> (accessToken: String, refreshToken: String) {
     store.issueTokens(email: email, generation: chaos.tokenGeneration)
@@ -207,7 +217,9 @@ public final class PracticeServer: Sendable {
     POST /v1/auth/login {"email","password"}        seeded user: ada@example.com / correct-horse
     POST /v1/auth/register {"name","email","password"}   422 with {"errors":[{"field","message"}]}
     POST /v1/auth/refresh {"refresh_token"}          rotates the refresh token; a used or
-                                                     unknown one: 400 {"error":"invalid_grant"}
+                                                     unknown one: 400 {"error":"invalid_grant"},
+                                                     and a used one revokes its sign-in's
+                                                     newest token too (RFC 9700 §4.14.2)
       (login, register and refresh answer {"access_token","refresh_token","expires_in":S,
        "token_type":"Bearer"}: the lifetime in seconds, RFC 6749 §5.1)
     POST /v1/auth/logout                             (auth)
