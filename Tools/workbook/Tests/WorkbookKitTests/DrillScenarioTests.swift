@@ -274,6 +274,20 @@ struct DrillScenarioTests {
     #expect(problems.contains("estimate peak-sockets cannot be worked out: “peakShares” is not a constraint of the scenario"))
   }
 
+  @Test("chapter 4's library bought under signed URLs is argued by any way of naming its condition, and not by its cost alone")
+  func acceptedConditionInOwnWords() throws {
+    let (_, _, scenarios) = try #require(Self.drills().first { $0.0.id == "4" })
+    let key = try #require(scenarios.scenario(named: "photo-social")?.keys["image-library"])
+    let buy = try #require(key.accepted?.first { $0.choice == "buy" })
+    for said in [
+      "its threading, resting on the security review allowing third-party code", "its threading, and its custom keys for the signed URLs",
+      "its threading, and a cache key without the signature", "Nuke's policies, if it can strip the URL's signature",
+    ] {
+      #expect(buy.isArgued(by: said), "\(said)")
+    }
+    #expect(!buy.isArgued(by: "we take on Nuke's threading model, its policies and an upgrade cadence we do not control"))
+  }
+
   @Test("an accepted choice scores with its cost and condition said, and is below senior without them")
   func accepted() throws {
     let (drill, round, scenarios) = try #require(Self.drills().first { $0.0.id == "6" })
