@@ -14,6 +14,7 @@ struct DecisionCardTests {
       "constraints": [ { "id": "users", "says": "users" }, { "id": "team", "says": "engineers" } ],
       "decisions": [ {
         "id": "store", "phase": "2", "question": "Keep counts in a file or a database?", "choices": ["file", "database"],
+        "topics": ["row", "file", "database", "said in words"],
         "estimates": [ { "id": "rows", "question": "rows a day", "formula": "users * 2", "unit": "rows", "factor": 2 } ],
         "probe": "Ask for the rows.", "senior": "Picks one that holds.", "staff": "Sizes it and says what flips it."
       } ],

@@ -31,7 +31,7 @@ struct DrillScenarioTests {
       lines += phase.signals.map { "- [x] \($0.cue)" }
       for decision in scenarios.decisions where decision.phase == phase.label {
         lines.append("- choice \(decision.id): \(choose(decision, false))")
-        lines.append("- cost \(decision.id): what it costs, said")
+        lines.append(said("cost", decision.id, scenarios))
         for estimate in decision.estimates {
           lines.append("- estimate \(estimate.id): \(try ScenarioFormula.evaluate(estimate.formula, values: scenario.values))")
         }
@@ -40,13 +40,19 @@ struct DrillScenarioTests {
         let changes = scenario.keys[decision.id]?.changes(scenario: scenario.id, decision: decision.id) ?? []
         for (change, fields) in zip(changes, [("then", "why"), ("instead", "why-instead")]) {
           lines.append("- \(fields.0) \(decision.id): \(choose(decision, !change.holds))")
-          lines.append("- \(fields.1) \(decision.id): what the change does, said")
+          lines.append(said(fields.1, decision.id, scenarios))
         }
       }
     }
     lines.append("## Communication")
     lines += round.communication.map { "- [x] \($0.cue)" }
     return lines.joined(separator: "\n")
+  }
+
+  /// The cost or why line `answers` writes: said in words, and naming the decision's first topic.
+  static func said(_ field: String, _ id: String, _ scenarios: DrillScenarios) -> String {
+    let topic = scenarios.decisions.first { $0.id == id }?.topics.first ?? ""
+    return "- \(field) \(id): " + (field == "cost" ? "what it costs in \(topic), said" : "what the change does to the \(topic), said")
   }
 
   static func levels(_ drill: Drill, _ round: DrillRound, _ scenarios: DrillScenarios, text: String, seed: UInt64?) throws
@@ -143,8 +149,8 @@ struct DrillScenarioTests {
     let seed = try #require((UInt64(0)..<50).first { scenarios.scenario(seed: $0).id == "coach-chat" })
     let key = scenarios.scenario(named: "coach-chat")!.keys
     let text = try Self.answers(round, scenarios, seed: seed) { decision, after in after ? key[decision.id]!.then.choice : key[decision.id]!.choice }
-    let terse = text.replacingOccurrences(of: "- cost transport: what it costs, said", with: "- cost transport: battery")
-      .replacingOccurrences(of: "- why history: what the change does, said", with: "- why history: it depends")
+    let terse = text.replacingOccurrences(of: Self.said("cost", "transport", scenarios), with: "- cost transport: battery")
+      .replacingOccurrences(of: Self.said("why", "history", scenarios), with: "- why history: it depends")
     let assessment = try Self.levels(drill, round, scenarios, text: terse, seed: seed)
     let grades = Dictionary(uniqueKeysWithValues: assessment.grades.map { ($0.decision, $0) })
     #expect(grades["transport"]?.level == .senior && grades["history"]?.level == .senior && grades["sync-service"]?.level == .staff)
@@ -152,6 +158,38 @@ struct DrillScenarioTests {
     let asked = key["history"]!.changes(scenario: "coach-chat", decision: "history")[0].say
     #expect(grades["history"]?.findings == ["why “\(asked)” moves the choice, or does not, is not said (why history: …, 4 words or more)"])
     #expect(DecisionGrade.said("a socket per open app") && !DecisionGrade.said("  more battery  "))
+  }
+
+  @Test("a cost or a why of four words or more that names nothing of the decision is padding: below senior, and the finding quotes it without the key")
+  func paddedCostAndWhy() throws {
+    for (drill, round, scenarios) in try Self.drills() {
+      for seed in UInt64(0)..<6 {
+        let scenario = scenarios.scenario(seed: seed)
+        let keyed = try Self.answers(round, scenarios, seed: seed) { decision, after in
+          after ? scenario.keys[decision.id]!.then.choice : scenario.keys[decision.id]!.choice
+        }
+        // The key's choices and estimates, with filler where the costs and reasons go.
+        var padded = keyed
+        for decision in scenarios.decisions {
+          padded = padded.replacingOccurrences(of: Self.said("cost", decision.id, scenarios), with: "- cost \(decision.id): there are real trade-offs here")
+          for field in ["why", "why-instead"] {
+            padded = padded.replacingOccurrences(of: Self.said(field, decision.id, scenarios), with: "- \(field) \(decision.id): it depends on the constraints")
+          }
+        }
+        let assessment = try Self.levels(drill, round, scenarios, text: padded, seed: seed)
+        for area in round.areas {
+          #expect(assessment.levels[area.name] == .belowSenior, "drill \(drill.id), seed \(seed): \(area.name) with padded costs")
+        }
+        for grade in assessment.grades where grade.decision != DrillScenarios.deepDivePick {
+          #expect(grade.findings.contains("cost \(grade.decision): “there are real trade-offs here” names no cost of this choice in this scenario"))
+          let key = scenario.keys[grade.decision]!
+          #expect(!grade.findings.contains { $0.contains(key.because) || $0.contains(key.then.because) })
+        }
+      }
+    }
+    let chat = try #require(Self.drills().first { $0.0.id == "chat" }).2
+    let transport = try #require(chat.decisions.first { $0.id == "transport" })
+    #expect(transport.isAbout("about 3 million held Sockets, and reconnect storms") && !transport.isAbout("it depends on the constraints"))
   }
 
   @Test("an estimate outside the factor, a choice the scenario does not call for and a missing choice are below senior, each said")
@@ -232,8 +270,22 @@ struct DrillScenarioTests {
     let holdless = text.components(separatedBy: "\n").filter { !$0.contains("\"hold\": {") }.joined(separator: "\n")
       .replacingOccurrences(of: "\" },\n        }", with: "\" }\n        }")
     let neverHolds = try JSONDecoder().decode(DrillScenarios.self, from: Data(holdless.utf8)).problems(round: round).joined()
-    #expect(neverHolds.contains("no key has a hold"), "\(neverHolds)")
+    #expect(neverHolds.contains("decision history has no hold: write a change its choice survives"), "\(neverHolds)")
     #expect(problems.contains("estimate peak-sockets cannot be worked out: “peakShares” is not a constraint of the scenario"))
+  }
+
+  @Test("chapter 4's library bought under signed URLs is argued by any way of naming its condition, and not by its cost alone")
+  func acceptedConditionInOwnWords() throws {
+    let (_, _, scenarios) = try #require(Self.drills().first { $0.0.id == "4" })
+    let key = try #require(scenarios.scenario(named: "photo-social")?.keys["image-library"])
+    let buy = try #require(key.accepted?.first { $0.choice == "buy" })
+    for said in [
+      "its threading, resting on the security review allowing third-party code", "its threading, and its custom keys for the signed URLs",
+      "its threading, and a cache key without the signature", "Nuke's policies, if it can strip the URL's signature",
+    ] {
+      #expect(buy.isArgued(by: said), "\(said)")
+    }
+    #expect(!buy.isArgued(by: "we take on Nuke's threading model, its policies and an upgrade cadence we do not control"))
   }
 
   @Test("an accepted choice scores with its cost and condition said, and is below senior without them")
@@ -244,8 +296,11 @@ struct DrillScenarioTests {
     let text = try Self.answers(round, scenarios, seed: seed) { decision, after in
       decision.id == "image-fetching" && !after ? "visible-only" : after ? key[decision.id]!.then.choice : key[decision.id]!.choice
     }
+    // The hold leaves the scenario as it was, so the accepted choice kept through it is argued again.
+    let held = key["image-fetching"]!.changes(scenario: "photo-sharing", decision: "image-fetching")[0].holds ? "why" : "why-instead"
     let conditioned = text.replacingOccurrences(
-      of: "- cost image-fetching: what it costs, said", with: "- cost image-fetching: cells stay blank a moment on a fast scroll")
+      of: Self.said("cost", "image-fetching", scenarios), with: "- cost image-fetching: cells stay blank a moment on a fast scroll"
+    ).replacingOccurrences(of: Self.said(held, "image-fetching", scenarios), with: "- \(held) image-fetching: cells still stay blank a moment on a fast scroll")
     #expect(try Self.levels(drill, round, scenarios, text: conditioned, seed: seed).levels["Design"] == .staff)
     let assessment = try Self.levels(drill, round, scenarios, text: text, seed: seed)
     #expect(assessment.levels["Design"] == .belowSenior, "a cost that names no condition of the alternative")
@@ -267,7 +322,7 @@ struct DrillScenarioTests {
       decision.id == "feed-on-launch" ? "disk-snapshot" : after ? key[decision.id]!.then.choice : key[decision.id]!.choice
     }
     let argued = text.replacingOccurrences(
-      of: "- why feed-on-launch: what the change does, said", with: "- why feed-on-launch: keep the snapshot and leave partner posts out of it")
+      of: Self.said("why", "feed-on-launch", scenarios), with: "- why feed-on-launch: keep the snapshot and leave partner posts out of it")
     #expect(try Self.levels(drill, round, scenarios, text: argued, seed: seed).levels["Design"] == .staff)
     let unargued = try Self.levels(drill, round, scenarios, text: text, seed: seed)
     #expect(unargued.levels["Design"] == .belowSenior, "the same snapshot with a why that names no condition")
@@ -298,7 +353,7 @@ struct DrillScenarioTests {
         var noWhy = keyed
         for decision in holding {
           let field = scenario.keys[decision.id]!.changes(scenario: scenario.id, decision: decision.id)[0].holds ? "why" : "why-instead"
-          noWhy = noWhy.replacingOccurrences(of: "- \(field) \(decision.id): what the change does, said", with: "")
+          noWhy = noWhy.replacingOccurrences(of: Self.said(field, decision.id, scenarios), with: "")
         }
         let changing = try Self.levels(drill, round, scenarios, text: alwaysChanges, seed: seed)
         let silent = try Self.levels(drill, round, scenarios, text: noWhy, seed: seed)
@@ -307,7 +362,9 @@ struct DrillScenarioTests {
           #expect(changing.levels[area] == .belowSenior, "drill \(drill.id), seed \(seed), \(decision.id): always yes, it changes")
           #expect(
             changing.grades.first { $0.decision == decision.id }?.findings.contains {
+              // An alternative the scenario accepts stays open through the hold, with its condition.
               $0.hasPrefix("after “\(scenario.keys[decision.id]!.hold!.say)”: you chose")
+                || $0.hasPrefix("after “\(scenario.keys[decision.id]!.hold!.say)”: \(scenario.keys[decision.id]!.then.choice) can fit here only")
             }
               == true)
           #expect(silent.levels[area] == .senior, "drill \(drill.id), seed \(seed), \(decision.id): the choice kept without saying why")

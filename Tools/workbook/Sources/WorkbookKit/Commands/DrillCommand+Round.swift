@@ -157,7 +157,7 @@ extension DrillCommand {
           guard let line = ask("    \(estimate.question), in \(estimate.unit): ") else { return false }
           decided.estimates[estimate.id] = line
         }
-        guard let cost = ask("    what does it cost? ") else { return false }
+        guard let cost = ask("    what does it cost in this scenario, and what condition does it rest on? ") else { return false }
         decided.costs[decision.id] = cost.trimmingCharacters(in: .whitespaces)
         say(Style.bold("    Then: ") + then + ".")
         guard let after = choose("your choice now") else { return false }

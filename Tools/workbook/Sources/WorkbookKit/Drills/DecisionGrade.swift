@@ -75,8 +75,9 @@ struct DecisionAnswers: Equatable {
 
 /// One decision point graded against a scenario's key. Below senior when the candidate committed to
 /// no choice, to one that does not fit the scenario, to an accepted one without its cost and
-/// condition, to an estimate outside the scenario's arithmetic, or to the wrong choice once a
-/// constraint changed (a change the key survives included: "yes, it changes" is not always right);
+/// condition, to an estimate outside the scenario's arithmetic, to the wrong choice once a
+/// constraint changed (a change the key survives included: "yes, it changes" is not always right),
+/// or when a cost or why is padding that names nothing this decision costs or rests on;
 /// staff when every part fits and the choice's cost and what each change did to it are said;
 /// senior between.
 struct DecisionGrade: Equatable {
@@ -106,6 +107,14 @@ struct DecisionGrade: Equatable {
     var short: [String] = []
     var told: [String] = []
     let cost = Self.said(answers.costs[decision.id])
+    // A line long enough to count that names nothing of this decision ("there are real trade-offs
+    // here") is padding, not a short answer: it misses, where a line left out or too short only
+    // keeps the decision from staff.
+    func bluffs(_ text: String?, field: String, names: String) {
+      guard let text, Self.said(text), !decision.isAbout(text) else { return }
+      wrong.append("\(field) \(decision.id): “\(text)” names no \(names) of this choice in this scenario")
+    }
+    bluffs(answers.costs[decision.id], field: "cost", names: "cost")
     func judge(_ choice: String?, right: String, because: String, accepted: [DrillScenarios.Alternative]?, argued: String?, field: String, when: String) {
       guard let choice, !choice.isEmpty else {
         wrong.append("\(when): no choice committed to (one of \(decision.choices.joined(separator: ", ")))")
@@ -152,6 +161,7 @@ struct DecisionGrade: Equatable {
       judge(
         choices[decision.id], right: change.choice, because: change.because, accepted: change.accepted, argued: whys[decision.id],
         field: field, when: "after “\(change.say)”")
+      bluffs(whys[decision.id], field: field, names: "reason")
       if !Self.said(whys[decision.id]) {
         unexplained.append("why “\(change.say)” moves the choice, or does not, is not said (\(field) \(decision.id): …, \(Self.sayingWords) words or more)")
       }
@@ -162,8 +172,8 @@ struct DecisionGrade: Equatable {
     return DecisionGrade(decision: decision.id, level: level, findings: wrong + short, key: told)
   }
 
-  /// The fewest words a cost or a why counts with: "slow", "it depends" or "trade-offs" name no
-  /// price and no reason.
+  /// The fewest words a cost or a why counts with: "slow" or "more battery" name no price; a line
+  /// this long must also name one of the decision's topics (`Decision.isAbout`), or it is padding.
   static let sayingWords = 4
 
   /// Whether a cost or why line says something: `sayingWords` words or more.
@@ -236,5 +246,20 @@ extension DrillScenarios {
       levels[area.name] = Swift.min(levels[area.name] ?? .belowSenior, pick.level)
     }
     return levels
+  }
+}
+
+extension DrillScenarios.Decision {
+  /// Whether a cost or why line names one of the decision's topics, at the start of a word: a
+  /// line's words are its letters, digits and `$`, lower case, so "Sockets," takes "socket" and
+  /// "third-party code" takes "third party".
+  func isAbout(_ text: String?) -> Bool {
+    let line = " " + Self.words(text ?? "") + " "
+    return topics.contains { line.contains(" " + Self.words($0)) }
+  }
+
+  /// `text` in lower case with every run of other characters than letters, digits and `$` one space.
+  static func words(_ text: String) -> String {
+    text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "$") }.joined(separator: " ")
   }
 }

@@ -171,7 +171,7 @@ struct DrillAnswers: Equatable {
       for decision in scenarios?.decisions.filter({ $0.phase == phase.label }) ?? [] {
         lines += [
           "> Decision: \(decision.question) (\(decision.choices.joined(separator: " | ")))", "- choice \(decision.id): ",
-          "> What it costs, in \(DecisionGrade.sayingWords) words or more:", "- cost \(decision.id): ",
+          "> What it costs in this scenario, and the condition it rests on, in \(DecisionGrade.sayingWords) words or more:", "- cost \(decision.id): ",
         ]
         for estimate in decision.estimates {
           lines += ["> Estimate: \(estimate.question), in \(estimate.unit)", "- estimate \(estimate.id): "]

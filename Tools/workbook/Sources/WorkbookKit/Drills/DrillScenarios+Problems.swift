@@ -4,13 +4,19 @@ extension DrillScenarios {
   /// The least number of scenarios: with fewer, a fixed answer meets too few keys to be told apart.
   static let leastScenarios = 3
 
+  /// Words that fit a cost or reason of any decision, so none starts a topic: filler such as "there
+  /// are real trade-offs here" or "it depends on the constraints" must name nothing.
+  static let fillerWords = ["trade", "depends", "constraint", "complex", "cost", "better", "worse", "choice", "option", "scale", "simpl"]
+
   /// What `workbook check` finds wrong with the file against its round, one sentence each: ids,
   /// phases, choices and formulas that resolve; every scenario giving every constraint and keying
   /// every decision; each `then` changing exactly one constraint; each decision's right choice
   /// differing between scenarios; in each scenario, each area with decisions holding one whose key
   /// changes with its `then`, so the same answer before and after misses there unless it names the
-  /// condition of an accepted alternative (which a fixed answer does not); and some key, somewhere,
-  /// holding a change its choice survives, so the answer to "does it change?" is not always yes.
+  /// condition of an accepted alternative (which a fixed answer does not); every key holding a `then`
+  /// that moves its choice and a `hold` it survives, so both changes are always asked and the answer
+  /// to "does it change?" cannot be read from how many changes are asked; and every decision listing
+  /// the topics its costs and reasons name, none of them filler.
   func problems(round: DrillRound) -> [String] {
     var found: [String] = []
     let constraintIds = constraints.map(\.id)
@@ -31,6 +37,15 @@ extension DrillScenarios {
       for (field, text) in [("question", decision.question), ("probe", decision.probe), ("senior", decision.senior), ("staff", decision.staff)]
       where text.trimmingCharacters(in: .whitespaces).isEmpty {
         found.append("\(name) has no \(field)")
+      }
+      if decision.topics.isEmpty {
+        found.append("\(name) has no topics; list the words a cost or reason of this decision names (battery, socket, server)")
+      }
+      for topic in decision.topics where DrillScenarios.Decision.words(topic).isEmpty {
+        found.append("\(name): the topic “\(topic)” has no letters or digits, so every line would name it")
+      }
+      for topic in decision.topics where Self.fillerWords.contains(where: { DrillScenarios.Decision.words(topic).hasPrefix($0) }) {
+        found.append("\(name): the topic “\(topic)” is said of any choice; a topic names what this one costs or rests on")
       }
       if area(of: decision, in: round) == nil { found.append("\(name): no rubric row scores phase \(decision.phase)") }
       for estimate in decision.estimates {
@@ -78,10 +93,6 @@ extension DrillScenarios {
             + "or the same answer in every scenario passes there")
       }
     }
-    if !scenarios.contains(where: { $0.keys.values.contains { $0.hold != nil } }) {
-      found.append(
-        "no key has a hold: write, for some decision, a change its choice survives (hold), so that \"does it change?\" is not always yes")
-    }
     for decision in decisions where scenarios.count >= 2 {
       let rights = Set(scenarios.compactMap { $0.keys[decision.id]?.choice })
       if rights.count < 2 {
@@ -105,6 +116,14 @@ extension DrillScenarios {
           found.append("\(name): the accepted \(other.choice) names no condition an answer must state (mentions)")
         }
       }
+    }
+    // Two changes, one the choice survives and one it does not, in an order drawn per scenario and
+    // decision: how many changes are asked, or which comes first, says nothing of the answer.
+    if key.then.choice == key.choice {
+      found.append("\(name): then leaves the choice at \(key.choice); a then is the change that moves it (the hold is the one it survives)")
+    }
+    if key.hold == nil {
+      found.append("\(name) has no hold: write a change its choice survives (set, say, because), so that both changes are asked")
     }
     if let hold = key.hold {
       if hold.say.isEmpty || hold.because.isEmpty { found.append("\(name): a hold says the change (say) and why the choice stays (because)") }

@@ -6,7 +6,7 @@ import Foundation
 /// budgets, regulation, latency), each decision point asks the candidate to commit to one of a
 /// stated set of choices and to give the estimates the choice rests on, and the scenario's key says
 /// which choice fits it, which other choices it accepts when their cost and condition are said, what
-/// one changed constraint does to the choice (`then`) and, for some, a change it survives (`hold`). `workbook check` holds the file to that shape
+/// one changed constraint does to the choice (`then`) and a change it survives (`hold`). `workbook check` holds the file to that shape
 /// (`problems(round:)`), including that the right choice differs between scenarios and that, in
 /// every scenario, each area with decisions has one whose change flips it: a candidate who gives
 /// the same choices whatever the scenario cannot reach senior there.
@@ -37,6 +37,11 @@ struct DrillScenarios: Decodable, Equatable {
     /// As the interviewer asks it, with the choices in it.
     let question: String
     let choices: [String]
+    /// What this decision's costs and reasons are about, as words a cost or why line must contain
+    /// one of (the start of a word: "socket" takes "sockets"): "battery", "server", "connection".
+    /// Broad enough for any honest cost said in the candidate's own words, none of them generic
+    /// ("trade-off", "constraint", "complexity"), so filler that names nothing of the choice fails.
+    let topics: [String]
     let estimates: [Estimate]
     /// For the interviewer's kit: where to push when the candidate has chosen.
     let probe: String
@@ -66,9 +71,10 @@ struct DrillScenarios: Decodable, Equatable {
   }
 
   /// What a scenario expects of a decision: the choice that fits it, the others that score when
-  /// their cost and condition are said, the same after one constraint changes (`then`), and, for
-  /// some decisions, a second change that leaves the choice as it is (`hold`): an interviewer's
-  /// "does it change?" is not always answered yes, so a candidate who always says it does misses.
+  /// their cost and condition are said, the same after one constraint changes (`then`, which moves
+  /// the choice), and a second change that leaves the choice as it is (`hold`): both are asked, in
+  /// an order drawn per scenario and decision, so a candidate who always says it changes misses and
+  /// neither the number of changes asked nor their order gives the answer away.
   struct Key: Decodable, Equatable {
     struct Then: Decodable, Equatable {
       /// The one constraint changed, with its new value.
@@ -92,6 +98,7 @@ struct DrillScenarios: Decodable, Equatable {
     /// Other choices this scenario accepts, each with the cost and condition an answer must state.
     let accepted: [Alternative]?
     let then: Then
+    /// Every key has one (`workbook check`); optional so that a file being written still loads.
     let hold: Hold?
 
     /// A change the interviewer makes, as the candidate meets it: what is said, the choice that
@@ -111,7 +118,8 @@ struct DrillScenarios: Decodable, Equatable {
     func changes(scenario: String, decision: String) -> [Change] {
       let moving = Change(set: then.set, say: then.say, choice: then.choice, because: then.because, accepted: then.accepted, holds: false)
       guard let hold else { return [moving] }
-      let kept = Change(set: hold.set, say: hold.say, choice: choice, because: hold.because, accepted: nil, holds: true)
+      // A change the choice survives leaves the scenario's call as it was: what it accepted, it still does.
+      let kept = Change(set: hold.set, say: hold.say, choice: choice, because: hold.because, accepted: accepted, holds: true)
       return Self.holdAskedFirst(scenario: scenario, decision: decision) ? [kept, moving] : [moving, kept]
     }
 
