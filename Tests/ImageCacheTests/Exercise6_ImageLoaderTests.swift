@@ -209,7 +209,8 @@ struct Exercise6_ImageLoaderTests {
       await settle()
       #expect(
         fetches.value == 1 && network.sleepers == 1,
-        "a visible load made while the background refresh is in flight should join its fetch, not send its own: \(fetches.value) fetches (the refresh must go through the coalescer)")
+        "a visible load made while the background refresh is in flight should join its fetch, not send its own: \(fetches.value) fetches (the refresh must go through the coalescer)"
+      )
       await network.run()  // the one fetch answers
       let fresh = try await visible.value
       #expect(fresh.width == 5, "the visible load should get the refreshed image")
