@@ -83,7 +83,8 @@ enum TokenStep: CustomStringConvertible {
   case callerGot401(RejectedToken)
   /// The refresh endpoint answers the refresh in flight, if there is one.
   case refreshAnswers(RefreshAnswer)
-  /// The task of one caller still waiting is cancelled (the pick modulo how many wait).
+  /// The task of one caller still waiting is cancelled (the pick modulo how many wait), when
+  /// another caller still waits for the same refresh.
   case callerCancelled(pick: Int)
   /// The device's clock moves, backwards too (set by hand).
   case clockMoves(seconds: Int)
@@ -96,7 +97,8 @@ enum TokenStep: CustomStringConvertible {
     case .callerAsks: "a caller asks validAccessToken()"
     case .callerGot401(let rejected): "a caller's request with \(rejected) got a 401: refreshedAccessToken(after:)"
     case .refreshAnswers(let answer): "the refresh endpoint answers: \(answer)"
-    case .callerCancelled(let pick): "the task of waiting caller number \(pick) (modulo how many wait) is cancelled"
+    case .callerCancelled(let pick):
+      "the task of waiting caller number \(pick) (modulo how many wait) is cancelled, if another still waits"
     case .clockMoves(let seconds): "the device's clock moves \(seconds) s"
     case .signIn(let seconds): "set(a new login's token, expiring in \(seconds) s)"
     case .signOut: "set(nil)"
@@ -369,8 +371,10 @@ struct Exercise4_TokenStoreModelTests {
               .success(TokenGrant(accessToken: "a\(grants + 1)", refreshToken: "r\(grants + 1)", expiresIn: TimeInterval(seconds))))
           }
         case .callerCancelled(let pick):
+          // Another caller must still wait: the promise is about the refresh the others wait for.
+          // With none left, whether the refresh's late result is taken is the solution's choice.
           let waiting = model.waiters.indices.filter { !model.waiters[$0].cancelled }
-          guard !waiting.isEmpty else { break }
+          guard waiting.count > 1 else { break }
           let index = waiting[pick % waiting.count]
           model.waiters[index].cancelled = true
           model.cancelled.insert(model.waiters[index].caller)
