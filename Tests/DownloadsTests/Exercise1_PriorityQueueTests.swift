@@ -169,62 +169,156 @@ struct Exercise1_PriorityQueueTests {
     #expect(order == ["a", "c"], "b must never come out after being removed; got \(order)")
   }
 
-  @Test("agrees with a simple model over random operations")
-  func agreesWithAModel() {
-    for seed in UInt64(1)...5 {
-      var random = SeededRandom(seed: seed)
-      let clock = ManualClock()
-      var queue = PriorityQueue<Int, ManualClock>(clock: clock, agingBound: .seconds(7))
-      // Model: (value, base level, since, arrival); ties by arrival.
-      var model: [(value: Int, level: Int, since: Duration, arrival: Int, ticket: QueueTicket)] = []
-      var arrival = 0
-      func effective(_ item: (value: Int, level: Int, since: Duration, arrival: Int, ticket: QueueTicket)) -> Int {
-        min(2, item.level + Int((clock.now.offset - item.since) / .seconds(7)))
-      }
-      for step in 0..<300 {
-        let roll = random.next() % 10
-        if roll < 5 {
-          let level = Int(random.next() % 3)
-          arrival += 1
-          let ticket = queue.enqueue(step, priority: DownloadPriority(rawValue: level)!)
-          model.append((step, level, clock.now.offset, arrival, ticket))
-        } else if roll < 8 {
-          let expected = model.indices.max { a, b in
-            let (ea, eb) = (effective(model[a]), effective(model[b]))
-            return ea != eb ? ea < eb : model[a].arrival > model[b].arrival
-          }
-          let got = queue.dequeue()
-          if got != expected.map({ model[$0].value }) {
-            func describe(_ value: Int?) -> String {
-              guard let value, let item = model.first(where: { $0.value == value }) else { return String(describing: value) }
-              let waited = clock.now.offset - item.since
-              return "element \(value) (base level \(item.level), waited \(waited) since it was enqueued or its "
-                + "priority changed, so effective level \(effective(item)); arrival number \(item.arrival))"
-            }
-            Issue.record(
-              """
-              seed \(seed), step \(step): dequeue returned \(describe(got)), the model expected \(describe(expected.map { model[$0].value })). \
-              Rules: the highest effective level wins (base level + one per whole 7 s waited, at most high), \
-              then the earliest arrival; changePriority counts as a new arrival and restarts the aging.
-              """)
-            return
-          }
-          if let expected { model.remove(at: expected) }
-        } else if roll < 9, !model.isEmpty {
-          let index = Int(random.next() % UInt64(model.count))
-          let level = Int(random.next() % 3)
-          arrival += 1
-          queue.changePriority(of: model[index].ticket, to: DownloadPriority(rawValue: level)!)
-          model[index].level = level
-          model[index].since = clock.now.offset
-          model[index].arrival = arrival
-        } else {
-          clock.advance(by: .seconds(Int64(random.next() % 5)))
+  @Test(
+    "enqueues, dequeues, peeks, priority changes and removals of waiting and gone tickets, aging bounds set later and a jumping clock agree with a model"
+  )
+  func agreesWithAModel() async {
+    let check = ModelCheck<QueueStep, QueueModel, QueueWorld>(
+      "PriorityQueue (aging bound 7 s) against a list of waiting elements", seeds: 1...40, steps: 60,
+      replay: "make chapter-5 EXERCISE=1",
+      generate: { random in
+        let level = random.pick(DownloadPriority.allCases)
+        switch Int.random(in: 0..<100, using: &random) {
+        case 0..<35: return .enqueue(level)
+        case 35..<55: return .dequeue
+        case 55..<62: return .peek
+        case 62..<74: return .changePriority(pick: Int.random(in: 0..<64, using: &random), to: level)
+        case 74..<82: return .remove(pick: Int.random(in: 0..<64, using: &random))
+        case 82..<85: return .setAgingBound(random.pick([nil, 0, -1, 7, 3]))
+        default: return .clockMoves(seconds: random.pick([0, 1, 3, 6, 7, 8, 14]))
         }
-        #expect(queue.count == model.count, "seed \(seed), step \(step): count disagrees with the model")
-      }
+      },
+      model: { QueueModel() }, system: { QueueWorld() },
+      step: { step, model, world, check in
+        switch step {
+        case .enqueue(let level):
+          let value = model.enqueue(level)
+          world.tickets.append(world.queue.enqueue(value, priority: level))
+        case .dequeue:
+          check.same("what dequeue() returned", model: model.dequeue(), component: world.queue.dequeue())
+        case .peek:
+          check.same("what peek() returned", model: model.best.map { model.waiting[$0].value }, component: world.queue.peek())
+        case .changePriority(let pick, let level):
+          guard !world.tickets.isEmpty else { break }
+          let index = pick % world.tickets.count
+          check.same(
+            "what changePriority of element \(index) to .\(level) returned", model: model.changePriority(of: index, to: level),
+            component: world.queue.changePriority(of: world.tickets[index], to: level))
+        case .remove(let pick):
+          guard !world.tickets.isEmpty else { break }
+          let index = pick % world.tickets.count
+          check.same(
+            "what remove of element \(index) returned", model: model.remove(index), component: world.queue.remove(world.tickets[index]))
+        case .setAgingBound(let seconds):
+          model.agingBound = seconds
+          world.queue.agingBound = seconds.map { .seconds($0) }
+        case .clockMoves(let seconds):
+          model.now += seconds
+          world.clock.advance(by: .seconds(seconds))
+        }
+        check.same("count", model: model.waiting.count, component: world.queue.count)
+        check.same("isEmpty", model: model.waiting.isEmpty, component: world.queue.isEmpty)
+        for (index, ticket) in world.tickets.enumerated() {
+          let waiting = model.waiting.first { $0.value == index }
+          check.same("contains(element \(index))", model: waiting != nil, component: world.queue.contains(ticket))
+          check.same(
+            "priority(of: element \(index))", model: waiting.map { model.effective($0) }, component: world.queue.priority(of: ticket))
+        }
+      })
+    if let failure = await check.run() { Issue.record("\(failure)") }
+  }
+}
+
+/// One call on a priority queue, or the clock moving on. A pick names an element by the order it
+/// was enqueued in (the pick modulo how many were), waiting or gone.
+enum QueueStep: CustomStringConvertible {
+  case enqueue(DownloadPriority)
+  case dequeue
+  case peek
+  case changePriority(pick: Int, to: DownloadPriority)
+  case remove(pick: Int)
+  /// `agingBound` set on the running queue, in seconds (nil: no aging).
+  case setAgingBound(Int?)
+  case clockMoves(seconds: Int)
+
+  var description: String {
+    switch self {
+    case .enqueue(let level): "enqueue(the next element, priority: .\(level))"
+    case .dequeue: "dequeue()"
+    case .peek: "peek()"
+    case .changePriority(let pick, let level): "changePriority(of: element number \(pick) modulo the enqueued, to: .\(level))"
+    case .remove(let pick): "remove(element number \(pick) modulo the enqueued)"
+    case .setAgingBound(let seconds?): "agingBound = .seconds(\(seconds))"
+    case .setAgingBound(nil): "agingBound = nil"
+    case .clockMoves(let seconds): "the clock moves \(seconds) s on"
     }
   }
+}
+
+/// The queue as its doc comment says it behaves, by brute force: a list of waiting elements, each
+/// with its level, when it last arrived (enqueued or moved) and its arrival number; the next out
+/// is the one with the highest effective level, the earliest arrival among equals.
+struct QueueModel {
+  struct Waiting {
+    var value: Int
+    var level: DownloadPriority
+    var since: Int
+    var arrival: Int
+  }
+
+  var waiting: [Waiting] = []
+  var enqueued = 0
+  var arrivals = 0
+  var now = 0
+  var agingBound: Int? = 7
+
+  /// The base level plus one per whole bound waited, at most high; no aging for a bound of nil, 0 or less.
+  func effective(_ element: Waiting) -> DownloadPriority {
+    guard let bound = agingBound, bound > 0 else { return element.level }
+    return DownloadPriority(rawValue: min(2, element.level.rawValue + (now - element.since) / bound))!
+  }
+
+  var best: Int? {
+    waiting.indices.max { a, b in
+      let (ea, eb) = (effective(waiting[a]), effective(waiting[b]))
+      return ea != eb ? ea < eb : waiting[a].arrival > waiting[b].arrival
+    }
+  }
+
+  mutating func enqueue(_ level: DownloadPriority) -> Int {
+    arrivals += 1
+    waiting.append(Waiting(value: enqueued, level: level, since: now, arrival: arrivals))
+    enqueued += 1
+    return enqueued - 1
+  }
+
+  mutating func dequeue() -> Int? {
+    guard let best else { return nil }
+    return waiting.remove(at: best).value
+  }
+
+  mutating func changePriority(of value: Int, to level: DownloadPriority) -> Bool {
+    guard let index = waiting.firstIndex(where: { $0.value == value }) else { return false }
+    arrivals += 1
+    waiting[index].level = level
+    waiting[index].since = now
+    waiting[index].arrival = arrivals
+    return true
+  }
+
+  mutating func remove(_ value: Int) -> Int? {
+    guard let index = waiting.firstIndex(where: { $0.value == value }) else { return nil }
+    return waiting.remove(at: index).value
+  }
+}
+
+/// The queue under test, its clock, and every ticket it gave, in order.
+final class QueueWorld {
+  let clock = ManualClock()
+  var queue: PriorityQueue<Int, ManualClock>
+  var tickets: [QueueTicket] = []
+
+  init() { queue = PriorityQueue(clock: clock, agingBound: .seconds(7)) }
 }
 
 // MARK: - O(1) amortized, measured
