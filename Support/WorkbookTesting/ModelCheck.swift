@@ -234,4 +234,11 @@ public struct Agreement {
     if let text = value as? String { return text.debugDescription }
     return String(describing: value)
   }
+
+  /// An optional as `show(_:)` writes it, taken as an optional: passing one where `Any` is
+  /// expected is a coercion the compiler warns about.
+  public static func show<Wrapped>(_ value: Wrapped?) -> String {
+    guard let value else { return "nil" }
+    return show(value as Any)
+  }
 }
