@@ -46,6 +46,27 @@ struct Exercise6_ImageLoaderTests {
     }
   }
 
+  /// A disk cache holding a 1 × 1 copy of `url` that has expired: stored, then 8 days on, past
+  /// the 7-day TTL.
+  func diskWithAnExpiredCopy(in directory: TemporaryDirectory) async throws -> DiskCache {
+    let time = ManualClock()
+    let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
+    try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
+    await time.advance(by: .seconds(8 * 24 * 3_600))
+    return disk
+  }
+
+  /// A loader over `disk` whose fetches are counted, then sleep on `network` until the test lets
+  /// them answer with a fresh 5 × 5 image.
+  func refreshingLoader(_ disk: DiskCache, fetchesAsleepOn network: ManualClock, counting fetches: Counter) -> ImageLoader {
+    ImageLoader(
+      fetch: { url in
+        fetches.increment()
+        try await network.sleep(for: .seconds(1))
+        return (SampleImages.png(width: 5, height: 5), StubURLProtocol.response(for: URLRequest(url: url)))
+      }, diskCache: disk)
+  }
+
   func makeLoader(_ server: Server, in directory: TemporaryDirectory, clock: ManualClock = ManualClock()) throws -> ImageLoader {
     let disk = try DiskCache(directory: directory.url, clock: clock, startDate: start)
     return ImageLoader(fetch: server.fetch(), diskCache: disk)
@@ -154,18 +175,10 @@ struct Exercise6_ImageLoaderTests {
   @Test("stale-while-revalidate: the stale copy at once, one refresh in the background")
   func staleWhileRevalidate() async throws {
     try await withTemporaryDirectory("loader") { directory in
-      let time = ManualClock()
       let network = ManualClock()
       let fetches = Counter()
-      let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
-      try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
-      await time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
-      let loader = ImageLoader(
-        fetch: { url in
-          fetches.increment()
-          try await network.sleep(for: .seconds(1))
-          return (SampleImages.png(width: 5, height: 5), StubURLProtocol.response(for: URLRequest(url: url)))
-        }, diskCache: disk)
+      let disk = try await diskWithAnExpiredCopy(in: directory)
+      let loader = refreshingLoader(disk, fetchesAsleepOn: network, counting: fetches)
       let stale = try await loader.image(for: url, policy: .staleWhileRevalidate)
       #expect(stale.width == 1, "the expired copy should be returned at once, not after the network")
       let again = try await loader.image(for: url, policy: .staleWhileRevalidate)
@@ -188,18 +201,10 @@ struct Exercise6_ImageLoaderTests {
   @Test("stale-while-revalidate: a visible load during the background refresh joins its fetch")
   func aLoadDuringTheBackgroundRefreshJoinsIt() async throws {
     try await withTemporaryDirectory("loader") { directory in
-      let time = ManualClock()
       let network = ManualClock()
       let fetches = Counter()
-      let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
-      try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
-      await time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
-      let loader = ImageLoader(
-        fetch: { url in
-          fetches.increment()
-          try await network.sleep(for: .seconds(1))
-          return (SampleImages.png(width: 5, height: 5), StubURLProtocol.response(for: URLRequest(url: url)))
-        }, diskCache: disk)
+      let disk = try await diskWithAnExpiredCopy(in: directory)
+      let loader = refreshingLoader(disk, fetchesAsleepOn: network, counting: fetches)
       let stale = try await loader.image(for: url, policy: .staleWhileRevalidate)
       #expect(stale.width == 1, "the expired copy should be returned at once, not after the network")
       await network.waitForSleepers(1)  // the background refresh is asleep in its fetch
@@ -222,11 +227,8 @@ struct Exercise6_ImageLoaderTests {
   @Test("stale-while-revalidate: a failed refresh leaves the stale copy stale, so the next read tries again")
   func failedRefreshKeepsTheCopyStale() async throws {
     try await withTemporaryDirectory("loader") { directory in
-      let time = ManualClock()
       let fetches = Counter()
-      let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
-      try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
-      await time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
+      let disk = try await diskWithAnExpiredCopy(in: directory)
       let loader = ImageLoader(
         fetch: { _ in
           fetches.increment()
@@ -437,11 +439,8 @@ extension Exercise6_ImageLoaderTests {
   @Test("waitForBackgroundRefreshes returns once the refresh has ended, not while its fetch runs")
   func waitingForRefreshesWaitsForTheirFetch() async throws {
     try await withTemporaryDirectory("loader") { directory in
-      let time = ManualClock()
       let network = ManualClock()
-      let disk = try DiskCache(directory: directory.url, clock: time, startDate: start)
-      try await disk.store(SampleImages.png(width: 1, height: 1), forKey: url.absoluteString)
-      await time.advance(by: .seconds(8 * 24 * 3_600))  // past the 7-day TTL
+      let disk = try await diskWithAnExpiredCopy(in: directory)
       let loader = ImageLoader(
         fetch: { url in
           try await network.sleep(for: .seconds(1))

@@ -46,16 +46,7 @@ struct DecisionCardTests {
       input += phase == "2" ? ["y", "y", "n", "y", "y"] : Array(repeating: "y", count: 5)
     }
     input += Array(repeating: "y", count: 4)
-    var output = ""
-    var clock = DrillFixture.date("2026-11-25T18:00:00Z")
-    let console = DrillCommand.Console(interactive: true, readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output += $0 })
-    try DrillCommand.run(
-      drill, root: workbook.root, console: console,
-      now: {
-        clock += 60
-        return clock
-      }, calendar: utcCalendar(), seed: 1)
-    let text = DrillFixture.plain(output)
+    let text = try DrillFixture.runOnATerminal(drill, in: workbook, input: input)
     let keyed = try JSONDecoder().decode(DrillScenarios.self, from: Data(Self.scenarios.utf8))
     let scenario = keyed.scenario(seed: 1)
     #expect(text.contains("The scenario (\(scenario.id)"))
@@ -108,16 +99,7 @@ struct DecisionCardTests {
       input += Array(repeating: "y", count: 5)
     }
     input += Array(repeating: "y", count: 4)
-    var output = ""
-    var clock = start
-    let console = DrillCommand.Console(interactive: true, readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output += $0 })
-    try DrillCommand.run(
-      drill, root: workbook.root, console: console,
-      now: {
-        clock += 60
-        return clock
-      }, calendar: utcCalendar(), seed: nil)
-    let text = DrillFixture.plain(output)
+    let text = try DrillFixture.runOnATerminal(drill, in: workbook, input: input, start: start, seed: nil)
     #expect(text.contains("Your deep dive: senior — you went deep on \(wrong); another part of the design is at more risk"))
     #expect(!text.contains("riskiest part is"), "the key is shown only with KEY=1")
     let attempt = try #require(DrillHistory.read(root: workbook.root).last("chat"))
@@ -155,16 +137,8 @@ struct DecisionCardTests {
         input += Array(repeating: "y", count: 5)
       }
       input += Array(repeating: "y", count: 4)
-      var output = ""
-      var clock = DrillFixture.date("2026-11-25T18:00:00Z")
-      let console = DrillCommand.Console(interactive: true, readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output += $0 })
-      try DrillCommand.run(
-        drill, root: workbook.root, console: console,
-        now: {
-          clock += 60
-          return clock
-        }, calendar: utcCalendar(), seed: 1)
-      return (DrillFixture.plain(output), try #require(DrillHistory.read(root: workbook.root).last("chat")))
+      let text = try DrillFixture.runOnATerminal(drill, in: workbook, input: input)
+      return (text, try #require(DrillHistory.read(root: workbook.root).last("chat")))
     }
     let (text, keyedAttempt) = try run { $0.choice }
     #expect(text.contains("Then: \(changes[0].say).") && text.contains("Or instead: \(changes[1].say)."), "\(text)")

@@ -88,6 +88,26 @@ enum DrillFixture {
     ISO8601DateFormatter().date(from: iso)!
   }
 
+  /// Runs `drill` as on a terminal: `input` answers the prompts in turn (then the input ends), and
+  /// the clock moves on `step` seconds from `start` each time the round reads it. Returns what the
+  /// round printed, without colours.
+  static func runOnATerminal(
+    _ drill: Drill, in workbook: ScratchWorkbook, input: [String], start: Date = date("2026-11-25T18:00:00Z"),
+    step: TimeInterval = 60, seed: UInt64? = 1
+  ) throws -> String {
+    var input = input
+    var output = ""
+    var clock = start
+    let console = DrillCommand.Console(interactive: true, readLine: { input.isEmpty ? nil : input.removeFirst() }, write: { output += $0 })
+    try DrillCommand.run(
+      drill, root: workbook.root, console: console,
+      now: {
+        clock += step
+        return clock
+      }, calendar: utcCalendar(), seed: seed)
+    return plain(output)
+  }
+
   static func attempt(_ drill: String?, _ total: Int, on iso: String) -> DrillHistory.Attempt {
     DrillHistory.Attempt(date: date(iso), drill: drill, scores: ["Requirements": total], total: total, secondsPerPhase: [])
   }
