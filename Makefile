@@ -289,7 +289,8 @@ fingerprints: $(WORKBOOK) ## after editing a starter: rewrite Chapters/*/starter
 mutants: $(WORKBOOK) ## every classic mistake in Chapters/*/mutants is caught by a test
 ##      CHAPTER=N           one chapter's mutants
 ##      MUTANTS=40,41       only these (the number each file name starts with)
-	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER) $(if $(MUTANTS),--only $(MUTANTS))
+##      ALL_TESTS=1         each against the whole suite, not its recorded killers first
+	@$(RAISE_FILE_LIMIT) $(WORKBOOK) mutants $(CHAPTER) $(if $(MUTANTS),--only $(MUTANTS)) $(if $(ALL_TESTS),--all-tests)
 
 variants: $(WORKBOOK) ## every other correct solution in Chapters/*/variants passes every test
 ##      CHAPTER=N           one chapter's variants

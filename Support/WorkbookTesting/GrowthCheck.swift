@@ -8,11 +8,14 @@
 /// same work, so every round reports it: the operations timed, how many calls each, and, when a
 /// call's work can vary (a scroll that may find no rows), the units of work each call did. The
 /// check refuses to compare sizes whose work differs: that is a fault of the test, and its message
-/// says so. Four things keep load and noise out of the verdict:
+/// says so. Five things keep load and noise out of the verdict:
 /// - each figure is the fastest of up to `rounds` rounds, so a moment of a busy machine does not
 ///   count;
-/// - a size fails only when it grew in each of `attempts` attempts, each against a fresh baseline
-///   measured just before it;
+/// - a size fails only when it grew in each of `attempts` attempts, each against a baseline
+///   measured again just before it;
+/// - the baseline is the cheapest of every baseline measured so far, and the first is measured
+///   twice: a slow baseline (a cold first run, a busy moment) only ever lowers a ratio, so it
+///   would let a cost that grows pass, while load can only make a measurement dearer;
 /// - a baseline is never taken below `floor` nanoseconds a call, so that a call too cheap to time
 ///   at the smallest size cannot turn a flat cost into a large ratio;
 /// - the threshold sits far from both sides on a log scale: from 100 to 100,000 elements a hash
@@ -101,12 +104,15 @@ public struct GrowthCheck: Sendable {
     case .failure(let why): return failed(why.text)
     case .success(let measured): baseline = measured
     }
+    if case .success(let again) = await measure(baselineSize, ceiling: nil, prepare) {
+      baseline.costs = baseline.costs.cheapest(with: again.costs)
+    }
     report.append("\(baselineSize) \(unit): \(baseline.costs)")
     for size in sizes {
       var measured = baseline
       for attempt in 0..<max(attempts, 1) {
         if attempt > 0, case .success(let fresh) = await measure(baselineSize, ceiling: nil, prepare) {
-          baseline = fresh
+          baseline.costs = baseline.costs.cheapest(with: fresh.costs)
         }
         let ceiling = baseline.costs.floored(at: floor).scaled(by: allowedGrowth)
         switch await measure(size, ceiling: ceiling, prepare) {
@@ -301,6 +307,15 @@ public struct OperationCosts: Sendable, CustomStringConvertible {
     var floored = self
     for name in operations { floored.values[name] = values[name].map { max($0, floor) } }
     return floored
+  }
+
+  /// Each operation at the lower of its cost here and in `other`.
+  func cheapest(with other: OperationCosts) -> OperationCosts {
+    var cheapest = self
+    for name in other.operations {
+      cheapest.record(name, min(values[name] ?? .infinity, other[name] ?? .infinity))
+    }
+    return cheapest
   }
 
   func scaled(by factor: Double) -> OperationCosts {

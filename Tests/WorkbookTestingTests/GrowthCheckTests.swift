@@ -57,6 +57,25 @@ struct GrowthCheckTests {
       "a round over its budget should stop after a few calls, not finish its 200: \(searches.value) searches at 100,000")
   }
 
+  @Test("a baseline slowed once (a cold first run, a busy moment) does not let a growing cost pass")
+  func aSlowBaselineDoesNotHideGrowth() async throws {
+    let searches = Counter()
+    let baselines = Counter()
+    // The first baseline searches 20,000 elements a call, a fifth of the largest size: were it the
+    // baseline, 100,000 would pass at about 5×. Every later baseline searches its 100.
+    let slow = Array(0..<20_000)
+    let verdict = await GrowthCheck(sizes: [200, 100_000], unit: "elements").run { size in
+      guard size == 100 else { return Self.linearSearch(size, searches: searches) }
+      guard baselines.increment() == 1 else { return Self.linearSearch(size, searches: searches) }
+      return .ready { timer in
+        await timer.time("contains", calls: 200) { _ in _ = slow.contains(-1) }
+      }
+    }
+    let failure = try #require(
+      verdict.failure, "the check passed a search of 100,000 elements against its slowed first baseline: \(verdict.report)")
+    #expect(failure.hasPrefix("At 100000 elements, contains cost"), "\(failure)")
+  }
+
   @Test("a structure that cannot hold its elements is reported with its own words, before any timing")
   func brokenSetupIsReported() async {
     let verdict = await GrowthCheck(sizes: [1_000, 10_000], unit: "entries").run { size in

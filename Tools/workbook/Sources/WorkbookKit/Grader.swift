@@ -14,11 +14,13 @@ enum Grader {
   /// Builds and tests `chapters` in one package graph and sorts every test into its exercise.
   /// `root` is the workbook's folder; `swift` the command that builds and tests (a test passes a
   /// stand-in that prints recorded output), and `buildSystem` the arguments that pick its engine
-  /// (`BuildSystem`). A broken setup throws a `SetupProblem`.
+  /// (`BuildSystem`). `tests`, when not empty, names the only test functions to run (`make
+  /// mutants` runs a mistake's recorded killers first). A broken setup throws a `SetupProblem`.
   static func grade(
     _ chapters: [Chapter], _ variant: Variant, root: String = ".", swift: String = "swift",
-    buildSystem: [String] = BuildSystem.arguments()
+    buildSystem: [String] = BuildSystem.arguments(), tests: [String] = []
   ) throws -> [ChapterResult] {
+    let only = testFilter(tests)
     let scratch = scratchPath(chapters, variant)
     let here = FileManager.default.currentDirectoryPath
     let absoluteRoot = root == "." ? here : (root.hasPrefix("/") ? root : "\(here)/\(root)")
@@ -44,7 +46,7 @@ enum Grader {
     var builtAndTested: CommandResult?
     if variant.mutant != nil {
       let run = try runCommand(
-        [swift, "test", "--scratch-path", scratch, "--xunit-output", report] + buildSystem + variant.swiftFlags,
+        [swift, "test", "--scratch-path", scratch, "--xunit-output", report] + only + buildSystem + variant.swiftFlags,
         environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
       let reported = readXUnit(swiftTestingReport).map { !$0.isEmpty } ?? false
       if reported || run.output.contains("Test run started") { builtAndTested = run }
@@ -76,7 +78,8 @@ enum Grader {
       ?? runCommand(
         [
           swift, "test", "--skip-build", "--scratch-path", scratch, "--xunit-output", report,
-        ] + buildSystem + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
+        ] + only + buildSystem + variant.swiftFlags, environment: testEnvironment, timeout: testTimeout, echo: verbose,
+        in: directory)
     if !test.succeeded, let problem = SetupProblem.diagnose(test.output) { throw problem }
 
     var cases: [TestCase]
@@ -140,6 +143,12 @@ enum Grader {
       }
     }
     return results
+  }
+
+  /// The `swift test` arguments that run only the test functions named (Swift Testing matches the
+  /// pattern against `Module.Suite/function(labels:)`); none when no name is given.
+  static func testFilter(_ names: [String]) -> [String] {
+    names.isEmpty ? [] : ["--filter", "/(\(names.sorted().joined(separator: "|")))\\("]
   }
 
   /// Whether SwiftPM's build engine itself crashed, which says nothing of the code it built: Swift

@@ -8,7 +8,9 @@ import Testing
 @Suite("Grading a mutant")
 struct MutantGradingTests {
   /// Grades chapter 7's mutant with `StandInSwift`, which prints `test` and `build`.
-  static func grade(test: (String, Int32), build: (String, Int32)) throws -> (result: ChapterResult, calls: [String]) {
+  static func grade(
+    test: (String, Int32), build: (String, Int32), tests: [String] = []
+  ) throws -> (result: ChapterResult, calls: [String]) {
     let workbook = try ScratchWorkbook()
     let chapter = try Catalog.load(root: workbook.root).chapter(7)
     var variant = Variant(answers: [7])
@@ -16,7 +18,8 @@ struct MutantGradingTests {
     let swift = try StandInSwift.write(in: workbook, build: build, test: test)
     try FileManager.default.createDirectory(
       atPath: "\(workbook.root)/\(Grader.scratchPath([chapter], variant))", withIntermediateDirectories: true)
-    let result = try #require(try Grader.grade([chapter], variant, root: workbook.root, swift: swift, buildSystem: []).first)
+    let result = try #require(
+      try Grader.grade([chapter], variant, root: workbook.root, swift: swift, buildSystem: [], tests: tests).first)
     return (result, try StandInSwift.calls(in: workbook))
   }
 
@@ -36,5 +39,31 @@ struct MutantGradingTests {
     let (result, calls) = try Self.grade(test: (error, 1), build: (error, 1))
     #expect(!result.compiled)
     #expect(calls.map { $0.split(separator: " ").first ?? "" } == ["test", "build"], "calls: \(calls)")
+  }
+
+  @Test("a mutant run on its recorded killers asks swift test for those test functions alone")
+  func recordedKillersAreTheFilter() throws {
+    let (_, calls) = try Self.grade(
+      test: ("Build complete!\n◇ Test run started.\n✘ Test run with 1 test failed after 0.1 seconds with 1 issue.", 1),
+      build: ("Build complete!", 0), tests: ["startsAtZero", "countsOne"])
+    #expect(
+      calls.first?.contains(#"--filter /(countsOne|startsAtZero)\("#) == true,
+      "the run should be filtered to the two functions: \(calls)")
+  }
+
+  @Test("the recorded killers of a mutant are the ones its row names that the chapter's tests still define")
+  func recordedKillersAreReadFromTheRecord() throws {
+    let workbook = try ScratchWorkbook()
+    let chapter = try Catalog.load(root: workbook.root).chapter(7)
+    try workbook.write(
+      MutantCitations.killersFile(chapter),
+      "chapter\tmutant\tname\tkillers\n7\t1\t01-off-by-one\tcountsOne renamedSinceTheRun startsAtZero\n")
+    #expect(
+      MutantsCommand.recordedKillers(chapter, number: 1, name: "01-off-by-one", root: workbook.root)
+        == ["countsOne", "startsAtZero"])
+    #expect(
+      MutantsCommand.recordedKillers(chapter, number: 1, name: "01-renamed-mutant", root: workbook.root).isEmpty,
+      "a row for another mutant of that number is no record of this one")
+    #expect(MutantsCommand.recordedKillers(chapter, number: 2, name: "02-other", root: workbook.root).isEmpty)
   }
 }

@@ -3,27 +3,33 @@ import Foundation
 /// `make mutants`: each mutant of the answers must compile and fail at least one test.
 struct MutantsCommand: Command {
   static let name = "mutants"
-  static let arguments = "[N…] [--only M,…] [--check]"
-  static let summary = "every mutant of the answers is killed (--check: only parse and apply them)"
+  static let arguments = "[N…] [--only M,…] [--check] [--all-tests]"
+  static let summary =
+    "every mutant of the answers is killed (--check: only parse and apply them; --all-tests: each against every test)"
 
   let chapters: [Int]
   let checkOnly: Bool
+  /// Runs each mutant against the chapter's whole suite, not its recorded killers first: the way
+  /// to rebuild `killers.tsv` after tests were added.
+  let allTests: Bool
   /// Mutant numbers (the `NN` of `NN-name.mutant`) to run instead of all: a maintainer's quick
   /// loop after adding one. Empty: all of them.
   let only: Set<Int>
 
   init(_ arguments: [String]) throws {
     let parsed = try Arguments(
-      arguments, flags: ["--check"], options: ["--only": "mutant numbers, such as 40,41"], positionals: 0...Int.max)
+      arguments, flags: ["--check", "--all-tests"], options: ["--only": "mutant numbers, such as 40,41"],
+      positionals: 0...Int.max)
     chapters = try parsed.chapters()
     checkOnly = parsed.has("--check")
+    allTests = parsed.has("--all-tests")
     only = try parsed.numberList("--only", of: "mutant numbers")
   }
 
   func run() throws -> Bool {
     let catalog = try Catalog.load()
     let wanted = chapters.isEmpty ? catalog.chapters : try chapters.map { try catalog.chapter($0) }
-    return checkOnly ? Self.check(wanted) : try Self.run(wanted, only: only)
+    return checkOnly ? Self.check(wanted) : try Self.run(wanted, only: only, allTests: allTests)
   }
 
   /// Parses every mutant and applies it to a scratch copy of its answer, without building:
@@ -61,9 +67,21 @@ struct MutantsCommand: Command {
     }
   }
 
-  static func run(_ chapters: [Chapter], only: Set<Int> = []) throws -> Bool {
+  /// The tests that killed mutant `number` (named `name`) when it was last run, as `killers.tsv`
+  /// records them, that the chapter's test files still hold; empty when there is no such record.
+  static func recordedKillers(_ chapter: Chapter, number: Int, name: String, root: String = ".") -> [String] {
+    guard let row = MutantCitations.recorded(chapter, root: root)?[number], row.name == name else { return [] }
+    let present = Set(chapter.exercises.flatMap { TestSource.functions(chapter, exercise: $0.number, root: root) }.map { testName($0.name) })
+    return row.killers.filter(present.contains)
+  }
+
+  /// Runs each mutant against its recorded killers first, as per-test mutant selection does, and
+  /// against the whole suite only when none of them fails (or with `allTests`, or without a
+  /// record): a killed mutant costs the tests that kill it, not the chapter's whole suite.
+  static func run(_ chapters: [Chapter], only: Set<Int> = [], allTests: Bool = false) throws -> Bool {
     var survivors: [String] = []
     var total = 0
+    var wholeSuiteRuns = 0
     var runs: [MutantKillers] = []
     let manager = FileManager.default
     for chapter in chapters {
@@ -73,18 +91,23 @@ struct MutantsCommand: Command {
       for file in files {
         total += 1
         let mutant = try Mutant(path: file)
+        let number = mutantNumber(file) ?? 0
         let folder = ".mutant/\(chapter.module)"
         try mirror(chapter.answerPath, to: folder)
         try mutant.apply(to: folder, answerPath: chapter.answerPath)
         // The chapters it composes are built from their answers too, so only the mistake differs.
         var variant = Variant(answers: Set([chapter.number] + chapter.composes))
         variant.mutant = chapter.number
-        let result = try Grader.grade([chapter], variant).first!
+        let recorded = allTests ? [] : recordedKillers(chapter, number: number, name: mutant.name)
+        var result = try Grader.grade([chapter], variant, tests: recorded).first!
+        if recorded.isEmpty || (result.compiled && result.crash == nil && result.exercises.allSatisfy(\.failures.isEmpty)) {
+          if !recorded.isEmpty { result = try Grader.grade([chapter], variant).first! }
+          wholeSuiteRuns += 1
+        }
         let killers = result.exercises.flatMap(\.failures)
         runs.append(
           MutantKillers(
-            chapter: chapter.number, number: mutantNumber(file) ?? 0, name: mutant.name,
-            killers: MutantCitations.killers(of: result)))
+            chapter: chapter.number, number: number, name: mutant.name, killers: MutantCitations.killers(of: result)))
         let line = "\(mutant.name): \(mutant.title)"
         if !result.compiled {
           print("  " + Style.red("\(Style.fail) does not compile  ") + line)
@@ -104,6 +127,12 @@ struct MutantsCommand: Command {
       let numbers = only.sorted().map(String.init).joined(separator: ",")
       print(Style.red("\(Style.fail) no mutant numbered \(numbers) in the chapters asked for (see Chapters/*/mutants)"))
       return false
+    }
+    if !allTests {
+      print(
+        Style.dim(
+          "\n\(total - wholeSuiteRuns) of \(total) mutants ran only the tests killers.tsv records for them; "
+            + "\(wholeSuiteRuns) ran the whole suite (no record, or no recorded killer failed)."))
     }
     if survivors.isEmpty {
       print(Style.green("\nAll \(total) mutants killed."))
