@@ -15,10 +15,12 @@ enum Grader {
   /// `root` is the workbook's folder; `swift` the command that builds and tests (a test passes a
   /// stand-in that prints recorded output), and `buildSystem` the arguments that pick its engine
   /// (`BuildSystem`). `tests`, when not empty, names the only test functions to run (`make
-  /// mutants` runs a mistake's recorded killers first). A broken setup throws a `SetupProblem`.
+  /// mutants` runs a mistake's recorded killers first). `mutatedFile`, for a mutant, names the
+  /// file it changed, which the build must be seen compiling (`StaleMutantBuild`). A broken setup
+  /// throws a `SetupProblem`.
   static func grade(
     _ chapters: [Chapter], _ variant: Variant, root: String = ".", swift: String = "swift",
-    buildSystem: [String] = BuildSystem.arguments(), tests: [String] = []
+    buildSystem: [String] = BuildSystem.arguments(), tests: [String] = [], mutatedFile: String? = nil
   ) throws -> [ChapterResult] {
     let only = testFilter(tests)
     let scratch = scratchPath(chapters, variant)
@@ -45,10 +47,24 @@ enum Grader {
     // build ran out of time), the build runs on its own, as for any other code, to say why.
     var builtAndTested: CommandResult?
     if variant.mutant != nil {
-      let run = try runCommand(
-        [swift, "test", "--scratch-path", scratch, "--xunit-output", report] + only + buildSystem + variant.swiftFlags,
-        environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
-      let reported = readXUnit(swiftTestingReport).map { !$0.isEmpty } ?? false
+      let command =
+        [swift, "test", "--scratch-path", scratch, "--xunit-output", report] + only + buildSystem + variant.swiftFlags
+      var run = try runCommand(command, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
+      var reported = readXUnit(swiftTestingReport).map { !$0.isEmpty } ?? false
+      // A mutant's tests must run on a build of that mutant. A build that did not compile its
+      // file ran the last mutant's binary (seen in clean-clone runs, a few mutants in a hundred,
+      // each one after another mutant of the same module): the sources are dated now and it
+      // runs once more, and a second miss is an error rather than a verdict.
+      if let mutatedFile, reported || run.output.contains("Test run started"), !Self.compiled(mutatedFile, in: run.output) {
+        for chapter in chapters { touchSources(path(".mutant/\(chapter.module)", in: root)) }
+        try? FileManager.default.removeItem(atPath: swiftTestingReport)
+        run = try runCommand(command, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
+        reported = readXUnit(swiftTestingReport).map { !$0.isEmpty } ?? false
+        if reported || run.output.contains("Test run started"), !Self.compiled(mutatedFile, in: run.output) {
+          throw StaleMutantBuild(file: mutatedFile)
+        }
+        print(Style.dim("  (built again: the first build of this mutant had not compiled \(mutatedFile))"))
+      }
       if reported || run.output.contains("Test run started") { builtAndTested = run }
     }
 
@@ -143,6 +159,26 @@ enum Grader {
       }
     }
     return results
+  }
+
+  /// Whether a build's output shows `file` (a file name) being compiled, as SwiftPM's native
+  /// engine lists each step (`[0/1] Planning build`, `[4/13] Compiling DataStore DataStore.swift`).
+  /// Swift Build names no step unless asked to be verbose (`[22/100] DataStore 2 / 9`): an output
+  /// without a named step is taken as compiled.
+  static func compiled(_ file: String, in output: String) -> Bool {
+    let name = (file as NSString).lastPathComponent
+    let step = #"^\[\d+/\d+\] (Planning build|Compiling |Emitting module |Linking )"#
+    let steps = output.components(separatedBy: "\n").filter { $0.range(of: step, options: .regularExpression) != nil }
+    return steps.isEmpty
+      || steps.contains { $0.contains(" Compiling ") && $0.components(separatedBy: CharacterSet(charactersIn: " ,")).contains(name) }
+  }
+
+  /// Dates every file under `folder` now, so that a build sees each of them changed.
+  static func touchSources(_ folder: String) {
+    let manager = FileManager.default
+    for item in (try? manager.subpathsOfDirectory(atPath: folder)) ?? [] {
+      try? manager.setAttributes([.modificationDate: Date()], ofItemAtPath: "\(folder)/\(item)")
+    }
   }
 
   /// The `swift test` arguments that run only the test functions named (Swift Testing matches the
@@ -373,4 +409,14 @@ func racingLocations(_ lines: [String], codeFiles: [String]) -> [String] {
 func lastLines(_ text: String, _ count: Int) -> String {
   text.components(separatedBy: "\n").filter { !$0.isEmpty && !$0.hasPrefix("swift runtime: ") }.suffix(count)
     .map { "    " + Grader.shortened($0) }.joined(separator: "\n")
+}
+
+/// A mutant's build that twice did not compile the file the mutant changed: its tests would have
+/// graded another build, so there is no verdict.
+struct StaleMutantBuild: Error, CustomStringConvertible {
+  let file: String
+  var description: String {
+    "the build did not compile \(file) for this mutant, twice (its tests would grade an older build); run it again "
+      + "with `make mutants CHAPTER=N MUTANTS=M`"
+  }
 }

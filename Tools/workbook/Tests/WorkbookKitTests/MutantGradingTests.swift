@@ -67,3 +67,23 @@ struct MutantGradingTests {
     #expect(MutantsCommand.recordedKillers(chapter, number: 2, name: "02-other", root: workbook.root).isEmpty)
   }
 }
+
+/// How the grader tells a mutant's build from a stale one.
+@Suite("A mutant's build")
+struct MutantBuildTests {
+  @Test("a native build compiled the mutant's file only when one of its steps names it")
+  func aStepMustNameTheFile() {
+    let compiled = "[0/1] Planning build\n[4/13] Compiling DataStore DataStore+Update.swift\nBuild complete! (1.2s)"
+    let stale = "[0/1] Planning build\n[1/2] Linking iOSSystemsWorkbookPackageTests.xctest\nBuild complete! (0.4s)"
+    #expect(Grader.compiled("DataStore+Update.swift", in: compiled))
+    #expect(!Grader.compiled("DataStore+Update.swift", in: stale))
+    #expect(!Grader.compiled("Update.swift", in: compiled), "a file whose name only ends the same is another file")
+  }
+
+  @Test("an engine that lists no steps (Swift Build) is taken at its word")
+  func noStepsNoCheck() {
+    #expect(
+      Grader.compiled(
+        "DataStore+Update.swift", in: "Building for debugging...\n[22/100] DataStore 2 / 9\n[100/100] \nBuild complete! (1.77 secs)"))
+  }
+}

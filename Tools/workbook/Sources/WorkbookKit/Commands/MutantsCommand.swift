@@ -99,10 +99,19 @@ struct MutantsCommand: Command {
         var variant = Variant(answers: Set([chapter.number] + chapter.composes))
         variant.mutant = chapter.number
         let recorded = allTests ? [] : recordedKillers(chapter, number: number, name: mutant.name)
-        var result = try Grader.grade([chapter], variant, tests: recorded).first!
-        if recorded.isEmpty || (result.compiled && result.crash == nil && result.exercises.allSatisfy(\.failures.isEmpty)) {
-          if !recorded.isEmpty { result = try Grader.grade([chapter], variant).first! }
-          wholeSuiteRuns += 1
+        let mutatedFile = mutant.replacements.first?.file
+        var result: ChapterResult
+        do {
+          result = try Grader.grade([chapter], variant, tests: recorded, mutatedFile: mutatedFile).first!
+          if recorded.isEmpty || (result.compiled && result.crash == nil && result.exercises.allSatisfy(\.failures.isEmpty)) {
+            // The build is the one just checked: the whole suite runs on it.
+            if !recorded.isEmpty { result = try Grader.grade([chapter], variant).first! }
+            wholeSuiteRuns += 1
+          }
+        } catch let stale as StaleMutantBuild {
+          print("  " + Style.red("\(Style.fail) NO VERDICT  ") + "\(mutant.name): \(stale)")
+          survivors.append("\(chapter.number)/\(mutant.name) (no verdict: stale build)")
+          continue
         }
         let killers = result.exercises.flatMap(\.failures)
         runs.append(
