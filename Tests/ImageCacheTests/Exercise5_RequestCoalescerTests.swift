@@ -66,6 +66,14 @@ struct Exercise5_RequestCoalescerTests {
       operationCancelled.value == 0 && clock.sleepers == 1,
       "one caller leaving must not cancel the shared fetch the two others still wait for (check that no waiter is left first)")
     await clock.run()
+    // A waiter that is never resumed would hold this test forever: wait for both to return, and
+    // read their results only if they did.
+    let answered = await eventually { crowd.allFinished }
+    #expect(
+      answered,
+      "after the shared fetch finished, \(3 - crowd.finished) of the two callers that did not cancel are still waiting; each must get the image"
+    )
+    guard answered else { return }
     #expect((try? await crowd.tasks[1].result.get()) == 7, "a caller that did not cancel must still get the image")
     #expect((try? await crowd.tasks[2].result.get()) == 7, "a caller that did not cancel must still get the image")
   }
@@ -126,6 +134,7 @@ struct Exercise5_RequestCoalescerTests {
     #expect(cancelled, "with nobody left waiting, the fetch should be cancelled to save bandwidth")
     #expect(await !coalescer.isInFlight("avatar"), "an abandoned flight should be removed")
     await clock.run()
+    guard left else { return }  // a caller never resumed would hold the loop below forever
     for task in crowd.tasks {
       #expect(isCancellation(await task.result), "each cancelled caller gets CancellationError")
     }

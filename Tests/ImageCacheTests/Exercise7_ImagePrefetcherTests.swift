@@ -192,6 +192,11 @@ struct Exercise7_ImagePrefetcherTests {
     #expect(await loader.coalescer.waiterCount(for: url) == 1, "after stop only the visible cell waits for the image")
     #expect(network.cancellations.value == 0, "the fetch had a visible waiter and must not be cancelled")
     await network.clock.run()
+    // A waiter that is never resumed would hold this test forever: read its image only once it
+    // has returned.
+    let answered = await eventually { visible.allFinished }
+    #expect(answered, "after the fetch finished, the visible cell is still waiting for its image")
+    guard answered else { return }
     let image = try await visible.tasks[0].value
     #expect(image.width == 3, "the visible cell still gets its image")
     #expect(network.cancellations.value == 0, "the fetch had a visible waiter and must not be cancelled")
