@@ -49,23 +49,23 @@ enum Grader {
     if variant.mutant != nil {
       let command =
         [swift, "test", "--scratch-path", scratch, "--xunit-output", report] + only + buildSystem + variant.swiftFlags
+      // Whether a run got as far as its tests: it wrote a report, or its tests started.
+      func testsRan(_ run: CommandResult) -> Bool {
+        (readXUnit(swiftTestingReport).map { !$0.isEmpty } ?? false) || run.output.contains("Test run started")
+      }
       var run = try runCommand(command, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
-      var reported = readXUnit(swiftTestingReport).map { !$0.isEmpty } ?? false
       // A mutant's tests must run on a build of that mutant. A build that did not compile its
       // file ran the last mutant's binary (seen in clean-clone runs, a few mutants in a hundred,
       // each one after another mutant of the same module): the sources are dated now and it
       // runs once more, and a second miss is an error rather than a verdict.
-      if let mutatedFile, reported || run.output.contains("Test run started"), !Self.compiled(mutatedFile, in: run.output) {
+      if let mutatedFile, testsRan(run), !Self.compiled(mutatedFile, in: run.output) {
         for chapter in chapters { touchSources(path(".mutant/\(chapter.module)", in: root)) }
         try? FileManager.default.removeItem(atPath: swiftTestingReport)
         run = try runCommand(command, environment: testEnvironment, timeout: testTimeout, echo: verbose, in: directory)
-        reported = readXUnit(swiftTestingReport).map { !$0.isEmpty } ?? false
-        if reported || run.output.contains("Test run started"), !Self.compiled(mutatedFile, in: run.output) {
-          throw StaleMutantBuild(file: mutatedFile)
-        }
+        if testsRan(run), !Self.compiled(mutatedFile, in: run.output) { throw StaleMutantBuild(file: mutatedFile) }
         print(Style.dim("  (built again: the first build of this mutant had not compiled \(mutatedFile))"))
       }
-      if reported || run.output.contains("Test run started") { builtAndTested = run }
+      if testsRan(run) { builtAndTested = run }
     }
 
     var buildOutput = builtAndTested?.output ?? ""

@@ -103,11 +103,12 @@ struct MutantsCommand: Command {
         var result: ChapterResult
         do {
           result = try Grader.grade([chapter], variant, tests: recorded, mutatedFile: mutatedFile).first!
-          if recorded.isEmpty || (result.compiled && result.crash == nil && result.exercises.allSatisfy(\.failures.isEmpty)) {
+          let missed = result.compiled && result.crash == nil && result.exercises.allSatisfy(\.failures.isEmpty)
+          if !recorded.isEmpty, missed {
             // The build is the one just checked: the whole suite runs on it.
-            if !recorded.isEmpty { result = try Grader.grade([chapter], variant).first! }
-            wholeSuiteRuns += 1
+            result = try Grader.grade([chapter], variant).first!
           }
+          if recorded.isEmpty || missed { wholeSuiteRuns += 1 }
         } catch let stale as StaleMutantBuild {
           print("  " + Style.red("\(Style.fail) NO VERDICT  ") + "\(mutant.name): \(stale)")
           survivors.append("\(chapter.number)/\(mutant.name) (no verdict: stale build)")
